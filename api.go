@@ -10,21 +10,21 @@ package adreswijzer
 type IssueCode string
 
 const (
-	IssueFormatInvalid          IssueCode = "FORMAT_INVALID"
-	IssueMissingHouseNumber     IssueCode = "MISSING_HOUSE_NUMBER"
-	IssuePostcodeNotFound       IssueCode = "POSTCODE_NOT_FOUND"
-	IssueHouseNumberNotFound    IssueCode = "HOUSE_NUMBER_NOT_FOUND"
-	IssueSuffixNotFound         IssueCode = "SUFFIX_NOT_FOUND"
-	IssueUnitRequired           IssueCode = "UNIT_REQUIRED"
-	IssueUnitNotFound           IssueCode = "UNIT_NOT_FOUND"
-	IssueStreetMismatch         IssueCode = "STREET_MISMATCH"
-	IssueCityMismatch           IssueCode = "CITY_MISMATCH"
-	IssueAddressPlanned         IssueCode = "ADDRESS_PLANNED"
-	IssueCarrierLineTooLong     IssueCode = "CARRIER_LINE_TOO_LONG"
-	IssuePoBoxNotAllowed        IssueCode = "PO_BOX_NOT_ALLOWED"
-	IssueUnsupportedCountry     IssueCode = "UNSUPPORTED_COUNTRY"
-	IssueCountryAmbiguous       IssueCode = "COUNTRY_AMBIGUOUS"
-	IssueUnverifiedConfirmed    IssueCode = "UNVERIFIED_CONFIRMED_BY_CUSTOMER"
+	IssueFormatInvalid       IssueCode = "FORMAT_INVALID"
+	IssueMissingHouseNumber  IssueCode = "MISSING_HOUSE_NUMBER"
+	IssuePostcodeNotFound    IssueCode = "POSTCODE_NOT_FOUND"
+	IssueHouseNumberNotFound IssueCode = "HOUSE_NUMBER_NOT_FOUND"
+	IssueSuffixNotFound      IssueCode = "SUFFIX_NOT_FOUND"
+	IssueUnitRequired        IssueCode = "UNIT_REQUIRED"
+	IssueUnitNotFound        IssueCode = "UNIT_NOT_FOUND"
+	IssueStreetMismatch      IssueCode = "STREET_MISMATCH"
+	IssueCityMismatch        IssueCode = "CITY_MISMATCH"
+	IssueAddressPlanned      IssueCode = "ADDRESS_PLANNED"
+	IssueCarrierLineTooLong  IssueCode = "CARRIER_LINE_TOO_LONG"
+	IssuePoBoxNotAllowed     IssueCode = "PO_BOX_NOT_ALLOWED"
+	IssueUnsupportedCountry  IssueCode = "UNSUPPORTED_COUNTRY"
+	IssueCountryAmbiguous    IssueCode = "COUNTRY_AMBIGUOUS"
+	IssueUnverifiedConfirmed IssueCode = "UNVERIFIED_CONFIRMED_BY_CUSTOMER"
 )
 
 // IssueCodes lists every code, for documentation and exhaustive tests.
@@ -33,6 +33,20 @@ var IssueCodes = []IssueCode{
 	IssueSuffixNotFound, IssueUnitRequired, IssueUnitNotFound, IssueStreetMismatch, IssueCityMismatch,
 	IssueAddressPlanned, IssueCarrierLineTooLong, IssuePoBoxNotAllowed, IssueUnsupportedCountry,
 	IssueCountryAmbiguous, IssueUnverifiedConfirmed,
+}
+
+// Severity is the fixed severity of each issue code (the spec leaves it open; openapi.json
+// documents this table). Error: the address cannot be delivered as typed. Warning: deliverable
+// once the customer confirms or picks something. Info: nothing for the customer to do.
+func (c IssueCode) Severity() Severity {
+	switch c {
+	case IssueFormatInvalid, IssueMissingHouseNumber, IssuePostcodeNotFound,
+		IssueHouseNumberNotFound, IssuePoBoxNotAllowed:
+		return SeverityError
+	case IssueAddressPlanned, IssueUnsupportedCountry:
+		return SeverityInfo
+	}
+	return SeverityWarning
 }
 
 // Severity of an issue.
@@ -150,11 +164,11 @@ type AutocompleteSuggestion struct {
 	Label string `json:"label"`
 	// Kind is "address" (complete, can be validated as is), "street" (needs a number) or
 	// "locality" (needs a street).
-	Kind     string            `json:"kind"`
+	Kind     string             `json:"kind"`
 	Address  *NormalizedAddress `json:"address"`
-	Street   *string           `json:"street"`
-	Postcode *string           `json:"postcode"`
-	Locality string            `json:"locality"`
+	Street   *string            `json:"street"`
+	Postcode *string            `json:"postcode"`
+	Locality string             `json:"locality"`
 }
 
 // AutocompleteResponse answers GET /v1/autocomplete.
