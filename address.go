@@ -101,6 +101,15 @@ const (
 	UnitBus        UnitType = "bus"        // BE box number (bus, boîte)
 )
 
+// MarshalJSON writes UnitNone as null: the spec's UnitType is "toevoeging", "bus" or null,
+// never an empty string. Written by hand so this package needs no encoding/json.
+func (u UnitType) MarshalJSON() ([]byte, error) {
+	if u == UnitNone {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + string(u) + `"`), nil
+}
+
 // Address is one addressable object as its register describes it, denormalised: the street,
 // locality and municipality names are copied in because every consumer (formatting, matching,
 // answers) needs them together, and the stores intern the strings so the copies cost nothing.

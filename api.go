@@ -194,6 +194,26 @@ type ValidateRequest struct {
 	SessionID         string  `json:"sessionId,omitempty"`
 }
 
+// LookupRequest is the body of POST /v1/nl/lookup and /v1/be/lookup: the GET parameters as
+// JSON members, number as a string of digits as in the query, so both forms validate alike.
+type LookupRequest struct {
+	Postcode  string `json:"postcode"`
+	Number    string `json:"number"`
+	Street    string `json:"street,omitempty"`
+	Lang      string `json:"lang,omitempty"`
+	Carrier   string `json:"carrier,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// SuggestRequest is the body of POST /v1/suggest and POST /v1/autocomplete.
+type SuggestRequest struct {
+	Country   string `json:"country"`
+	Q         string `json:"q"`
+	Postcode  string `json:"postcode,omitempty"`
+	Lang      string `json:"lang,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
 // NormalizedAddress is the register version of an address in checkout fields.
 type NormalizedAddress struct {
 	Address1    string  `json:"address1"`
