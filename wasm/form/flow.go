@@ -1,0 +1,981 @@
+package form
+
+import (
+	"io"
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// effect is one thing the shell must do.
+type effect struct {
+	typ        string // fetch, abort, timer, focus, commit, uncommit, proceed
+	id         int
+	method     string
+	path       string
+	query      string
+	body       string
+	name       string
+	seq        int
+	ms         int
+	field      string
+	addr       normAddr
+	status     string
+	unverified bool
+	confirmed  bool
+}
+
+func (m *Machine) emit(e effect) { m.out = append(m.out, e) }
+
+func (m *Machine) focus(f Field) {
+	if f < numFields {
+		m.emit(effect{typ: "focus", field: f.String()})
+	}
+}
+
+// sessionID returns the id of the address being entered, starting a new one when none is
+// open: the first call for an address, or the first after the validate call that ended the
+// previous one.
+func (m *Machine) sessionID() string {
+	if m.session == "" || m.sessionEnded {
+		var b [16]byte
+		// crypto/rand does not fail (Go 1.24+); a reader that does leaves zeros, which is
+		// still a well-formed id.
+		_, _ = io.ReadFull(m.rand, b[:])
+		s := make([]byte, 0, 2+2*len(b))
+		s = append(s, "aw"...)
+		for _, c := range b {
+			s = append(s, hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		m.session, m.sessionEnded = string(s), false
+	}
+	return m.session
+}
+
+func (m *Machine) schedule(c call) {
+	m.timerSeq[c]++
+	m.armed[c] = true
+	m.emit(effect{typ: "timer", name: callNames[c], seq: m.timerSeq[c], ms: DebounceMs})
+}
+
+// cancel forgets a pending timer and the request in flight of one kind: its answer, should
+// it still arrive, no longer counts.
+func (m *Machine) cancel(c call) {
+	if m.armed[c] {
+		m.armed[c] = false
+		m.timerSeq[c]++
+	}
+	if m.inflight[c] != 0 {
+		m.emit(effect{typ: "abort", id: m.inflight[c]})
+		m.inflight[c] = 0
+	}
+}
+
+func (m *Machine) pending(c call) bool { return m.armed[c] || m.inflight[c] != 0 }
+
+func (m *Machine) send(c call, method, path, q, body string) {
+	m.cancel(c)
+	m.nextID++
+	m.inflight[c] = m.nextID
+	m.sentAt[c] = m.now
+	m.emit(effect{typ: "fetch", id: m.nextID, method: method, path: path, query: q, body: body, ms: TimeoutMs})
+}
+
+// common appends the parameters every GET carries; the session id last, because taking it
+// may start a new session.
+func (m *Machine) common(q *query) {
+	q.add("lang", string(m.cfg.Lang))
+	q.add("sessionId", m.sessionID())
+}
+
+func (m *Machine) onTimer(c call) {
+	m.armed[c] = false
+	switch c {
+	case callLookup:
+		m.sendLookup()
+	case callSuggest:
+		m.sendSuggest()
+	}
+}
+
+// lookupQuery is the lookup for what is typed, without lang and session, so that it also
+// tells whether the answer held is still the right one. ok is false while something it needs
+// is missing or cannot be valid.
+func (m *Machine) lookupQuery() (string, bool) {
+	pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode])
+	if err != nil {
+		return "", false
+	}
+	h, ok := adreswijzer.ParseHouseNumber(m.cfg.Country, m.val[FieldNumber])
+	if !ok {
+		return "", false
+	}
+	var q query
+	q.add("postcode", pc)
+	q.add("number", itoa(h.Number))
+	if m.cfg.Country == adreswijzer.BE {
+		st := strings.TrimSpace(m.val[FieldStreet])
+		if st == "" {
+			return "", false
+		}
+		q.add("street", st)
+	}
+	return string(q), true
+}
+
+// refreshLookup asks the register for the addresses at the typed number once the typing
+// pauses, unless the answer held is already for it.
+func (m *Machine) refreshLookup() { m.lookupNow(false) }
+
+func (m *Machine) lookupNow(now bool) {
+	if m.mode != modeOnline || m.manualChosen {
+		return
+	}
+	key, ok := m.lookupQuery()
+	if ok && key == m.lookupKey && (m.pending(callLookup) || m.found != nil) {
+		if m.found != nil && m.chosen < 0 && len(m.found) > 0 {
+			m.selectTyped()
+		}
+		return
+	}
+	m.cancel(callLookup)
+	m.found, m.chosen, m.lookupNote = nil, -1, ""
+	if m.list == listAdditions {
+		m.dropList()
+	}
+	m.lookupKey = ""
+	if !ok {
+		return
+	}
+	m.lookupKey = key
+	if now {
+		m.sendLookup()
+		return
+	}
+	m.schedule(callLookup)
+}
+
+func (m *Machine) sendLookup() {
+	q := query(m.lookupKey)
+	if m.cfg.Carrier != "" {
+		q.add("carrier", string(m.cfg.Carrier))
+	}
+	m.common(&q)
+	m.send(callLookup, "GET", "/v1/"+m.cfg.Country.Lower()+"/lookup", string(q), "")
+}
+
+// askStreets asks for street suggestions (BE) once enough is typed.
+func (m *Machine) askStreets() {
+	min := minSuggestAnywhere
+	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err == nil {
+		min = minSuggestInPostcode
+	}
+	if m.manualChosen || runeLen(m.val[FieldStreet]) < min {
+		m.cancel(callSuggest)
+		m.streets = nil
+		if m.list == listStreets {
+			m.dropList()
+		}
+		return
+	}
+	m.schedule(callSuggest)
+}
+
+func (m *Machine) sendSuggest() {
+	text := clip(strings.TrimSpace(m.val[FieldStreet]), adreswijzer.MaxQueryLength)
+	var q query
+	q.add("country", m.cfg.Country.Lower())
+	q.add("q", text)
+	if pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err == nil {
+		q.add("postcode", pc)
+	}
+	m.common(&q)
+	m.send(callSuggest, "GET", "/v1/suggest", string(q), "")
+}
+
+// validate sends the address for the verdict that ends the session.
+func (m *Machine) validate(n normAddr, confirmed bool) {
+	var w writer
+	w.beginObject()
+	w.str("countryCode", string(m.cfg.Country))
+	w.str("address1", n.address1)
+	if n.address2 != nil && strings.TrimSpace(*n.address2) != "" {
+		w.str("address2", *n.address2)
+	}
+	w.str("zip", n.zip)
+	if strings.TrimSpace(n.city) != "" {
+		w.str("city", n.city)
+	}
+	if confirmed {
+		w.flag("customerConfirmed", true)
+	}
+	if m.cfg.AllowPoBox {
+		w.flag("allowPoBox", true)
+	}
+	w.str("lang", string(m.cfg.Lang))
+	if m.cfg.Carrier != "" {
+		w.str("carrier", string(m.cfg.Carrier))
+	}
+	w.str("sessionId", m.sessionID())
+	w.endObject()
+	m.sentConfirm = confirmed
+	m.sent = n
+	m.send(callValidate, "POST", "/v1/validate", "", string(w.b))
+	m.sessionEnded = true
+}
+
+// typedAddr is the address as the customer typed it, in checkout fields.
+func (m *Machine) typedAddr() normAddr {
+	c := m.cfg.Country
+	street := strings.TrimSpace(m.val[FieldStreet])
+	number := strings.TrimSpace(m.val[FieldNumber])
+	n := normAddr{
+		address1:    strings.TrimSpace(street + " " + number),
+		zip:         adreswijzer.FormatPostcode(c, strings.TrimSpace(m.val[FieldPostcode])),
+		city:        strings.TrimSpace(m.val[FieldCity]),
+		countryCode: string(c),
+		street:      street,
+	}
+	typedUnit, typedMarker := adreswijzer.ParseUnit(c, m.val[FieldAddition])
+	if add := strings.TrimSpace(m.val[FieldAddition]); add != "" {
+		// A box gets its marker, as the register's own address2 has it ("bus 3", "bte 3");
+		// text the grammar does not read as a unit is kept as typed, never dropped.
+		if typedUnit != "" && (c == adreswijzer.BE || typedMarker != "") {
+			add = m.boxMarker() + " " + typedUnit
+		}
+		n.address2 = &add
+	}
+	if h, ok := adreswijzer.ParseHouseNumber(c, number); ok {
+		n.houseNumber = itoa(h.Number)
+		unit, marker := typedUnit, typedMarker
+		if unit == "" {
+			unit, marker = h.Unit, h.UnitMarker
+		}
+		switch {
+		case unit == "":
+			n.numberAddition = h.Suffix
+		case c == adreswijzer.BE || marker != "":
+			n.numberAddition = strings.TrimSpace(h.Suffix + " " + m.boxMarker() + " " + unit)
+		default:
+			n.numberAddition = h.Suffix + unit
+		}
+	}
+	return n
+}
+
+// boxMarker is the word before a box number in the form's language, as bpost and the
+// register's answers write it.
+func (m *Machine) boxMarker() string {
+	if m.cfg.Lang == adreswijzer.LangFR {
+		return "bte"
+	}
+	return "bus"
+}
+
+func (m *Machine) onResponse(e event) {
+	c := numCalls
+	for k := call(0); k < numCalls; k++ {
+		if e.id != 0 && m.inflight[k] == e.id {
+			c = k
+		}
+	}
+	if c == numCalls {
+		return // superseded or cancelled: an answer out of order must not overwrite a newer one
+	}
+	m.inflight[c] = 0
+	late := m.now > 0 && m.sentAt[c] > 0 && m.now-m.sentAt[c] > TimeoutMs
+	switch {
+	case e.err != "" || e.status == 0 || late:
+		m.failOpen(c)
+	case e.status == 401 || e.status == 403:
+		m.goOffline(modeDisabled, txtDisabled)
+	case e.status != 200:
+		m.failOpen(c)
+	default:
+		v, err := parseJSON(e.body)
+		if err != nil {
+			m.failOpen(c)
+			return
+		}
+		ok := false
+		switch c {
+		case callLookup:
+			var a lookupAnswer
+			if a, ok = readLookup(v); ok {
+				m.onLookup(a)
+			}
+		case callSuggest:
+			var a suggestAnswer
+			if a, ok = readSuggest(v); ok {
+				m.onSuggest(a)
+			}
+		case callValidate:
+			var a validateAnswer
+			if a, ok = readValidate(v); ok {
+				m.onValidate(a)
+			}
+		}
+		if !ok {
+			m.failOpen(c)
+		}
+	}
+}
+
+// failOpen accepts the address as typed for this form: the spec's rule for a slow, failing
+// or unreachable service. No more calls are made for it; the commit is flagged unverified so
+// the shop validates it later.
+func (m *Machine) failOpen(c call) {
+	wasValidate := c == callValidate
+	m.goOffline(modeOffline, txtOffline)
+	if wasValidate && !m.submitWaiting && m.chosen >= 0 {
+		// The customer picked a register address; only the final check did not answer.
+		m.commit(m.found[m.chosen].fields(m.cfg.Country), "", true, false)
+	}
+}
+
+func (m *Machine) goOffline(md mode, t text) {
+	for c := call(0); c < numCalls; c++ {
+		m.cancel(c)
+	}
+	m.mode = md
+	m.manual = true
+	m.needConfirm = false
+	m.closeList()
+	m.list = listNone
+	m.setMessage(say(m.cfg.Lang, t, 0, ""), "warning", noField)
+	if m.submitWaiting {
+		m.acceptTyped()
+	}
+}
+
+// acceptTyped hands the address over as typed (or as picked from the register before the
+// service went away), flagged unverified. Only what no parcel can do without is required.
+func (m *Machine) acceptTyped() {
+	if f, t := m.missing(); f != noField {
+		m.block(f, t)
+		return
+	}
+	n := m.typedAddr()
+	if m.chosen >= 0 {
+		n = m.found[m.chosen].fields(m.cfg.Country)
+	}
+	m.commit(n, "", true, false)
+	m.setMessage(say(m.cfg.Lang, txtAcceptedAsTyped, 0, n.label()), "warning", noField)
+	m.proceed()
+}
+
+// missing names the first field the address cannot do without, and what to say.
+func (m *Machine) missing() (Field, text) {
+	if m.chosen >= 0 {
+		return noField, 0
+	}
+	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err != nil {
+		if m.cfg.Country == adreswijzer.BE {
+			return FieldPostcode, txtPostcodeFormatBE
+		}
+		return FieldPostcode, txtPostcodeFormat
+	}
+	if _, ok := adreswijzer.ParseHouseNumber(m.cfg.Country, m.val[FieldNumber]); !ok {
+		return FieldNumber, txtNumberMissing
+	}
+	if m.streetRequired() && strings.TrimSpace(m.val[FieldStreet]) == "" {
+		return FieldStreet, txtStreetMissing
+	}
+	if m.cityRequired() && strings.TrimSpace(m.val[FieldCity]) == "" {
+		return FieldCity, txtCityMissing
+	}
+	return noField, 0
+}
+
+// streetRequired: a Belgian lookup needs the street; a Dutch postcode and number find it,
+// unless the customer types the address or the register cannot be asked.
+func (m *Machine) streetRequired() bool {
+	return m.cfg.Country == adreswijzer.BE || m.manual || m.mode != modeOnline
+}
+
+// cityRequired: the register fills the city from the postcode; taken as typed, a parcel
+// needs it written.
+func (m *Machine) cityRequired() bool { return m.mode != modeOnline }
+
+func (m *Machine) block(f Field, t text) {
+	m.setMessage(say(m.cfg.Lang, t, 0, ""), "error", f)
+	m.focus(f)
+	m.submitWaiting = false
+}
+
+func (m *Machine) proceed() {
+	m.submitWaiting = false
+	m.emit(effect{typ: "proceed"})
+}
+
+func (m *Machine) commit(n normAddr, status string, unverified, confirmed bool) {
+	m.committed, m.unverified = true, unverified
+	m.emit(effect{typ: "commit", addr: n, status: status, unverified: unverified, confirmed: confirmed})
+}
+
+func (m *Machine) uncommit() {
+	m.committed, m.unverified = false, false
+	m.emit(effect{typ: "uncommit"})
+}
+
+func (m *Machine) onLookup(a lookupAnswer) {
+	if a.attribution != "" {
+		m.attribution = a.attribution
+	}
+	m.found = make([]lookupAddr, 0, len(a.addresses))
+	m.found = append(m.found, a.addresses...)
+	m.lookupNote = ""
+	if len(m.found) == 0 {
+		m.manual = true
+		if len(a.issues) > 0 {
+			is := a.issues[0]
+			m.setMessage(joinText(is.message, a.nextStep), severityKind(is.severity), m.issueField(is))
+		} else {
+			m.setMessage(a.nextStep, "error", FieldNumber)
+		}
+		return
+	}
+	for _, is := range a.issues {
+		m.lookupNote = joinText(m.lookupNote, is.message)
+	}
+	m.manual = false
+	first := m.found[0]
+	m.val[FieldStreet], m.val[FieldCity] = first.street, first.locality
+	m.invalid = [numFields]bool{}
+	m.selectTyped()
+}
+
+// selectTyped picks the register address the customer already typed: one address at the
+// number, or the letter, toevoeging or box typed into the number or addition field. Otherwise
+// the addresses are offered to choose from.
+func (m *Machine) selectTyped() {
+	if len(m.found) == 1 {
+		m.choose(0)
+		return
+	}
+	exact, loose := m.typedExtension()
+	if exact != "" {
+		if i := m.matchExtension(exact, false); i >= 0 {
+			m.choose(i)
+			return
+		}
+		if i := m.matchExtension(loose, true); i >= 0 {
+			m.choose(i)
+			return
+		}
+	}
+	m.list, m.listOpen, m.listActive = listAdditions, true, -1
+	t, pick := txtAdditions, txtChooseAddition
+	if m.cfg.Country == adreswijzer.BE {
+		t, pick = txtBoxes, txtChooseBox
+	}
+	if exact != "" {
+		m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, pick, 0, "")), "warning", FieldAddition)
+		return
+	}
+	m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, t, len(m.found), "")), "info", noField)
+}
+
+// typedExtension is what the customer typed after the number, in the register's comparison
+// forms.
+func (m *Machine) typedExtension() (exact, loose string) {
+	c := m.cfg.Country
+	unit, _ := adreswijzer.ParseUnit(c, m.val[FieldAddition])
+	h, _ := adreswijzer.ParseHouseNumber(c, m.val[FieldNumber])
+	return adreswijzer.ExtensionOf(h.Suffix, h.Unit, unit), adreswijzer.LooseExtensionOf(h.Suffix, h.Unit, unit)
+}
+
+// matchExtension returns the only address whose extension equals ext, -1 when none or
+// several do.
+func (m *Machine) matchExtension(ext string, loose bool) int {
+	hit := -1
+	for i, a := range m.found {
+		e, l := a.extension()
+		if loose {
+			e = l
+		}
+		if e == ext {
+			if hit >= 0 {
+				return -1
+			}
+			hit = i
+		}
+	}
+	return hit
+}
+
+// filterAdditions moves the list's active option to the first addition that starts with
+// what is typed in the addition field, without choosing it: the customer may still be typing.
+func (m *Machine) filterAdditions() {
+	if m.list != listAdditions {
+		return
+	}
+	m.chosen = -1
+	unit, _ := adreswijzer.ParseUnit(m.cfg.Country, m.val[FieldAddition])
+	typed := adreswijzer.ExtensionOf(unit)
+	m.listOpen, m.listActive = true, -1
+	if typed == "" {
+		return
+	}
+	for i, a := range m.found {
+		if e, _ := a.extension(); strings.HasPrefix(e, typed) {
+			m.listActive = i
+			return
+		}
+	}
+}
+
+// choose takes a register address at the number as the customer's and ends the session with
+// its validation.
+func (m *Machine) choose(i int) {
+	if i < 0 || i >= len(m.found) {
+		return
+	}
+	if m.committed {
+		m.uncommit()
+	}
+	m.chosen = i
+	a := m.found[i]
+	c := m.cfg.Country
+	m.val[FieldPostcode] = adreswijzer.FormatPostcode(c, a.postcode)
+	m.val[FieldStreet], m.val[FieldCity] = a.street, a.locality
+	if c == adreswijzer.NL {
+		m.val[FieldNumber] = a.numberDigits()
+		m.val[FieldAddition] = ""
+		if a.addition != nil {
+			m.val[FieldAddition] = *a.addition
+		}
+	} else {
+		m.val[FieldNumber] = a.numberText()
+		m.val[FieldAddition] = a.unit
+	}
+	m.invalid = [numFields]bool{}
+	m.list, m.listOpen, m.listActive = listAdditions, false, -1
+	if len(m.found) < 2 {
+		m.list = listNone
+	}
+	m.manual = false
+	n := a.fields(c)
+	m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, txtFound, 0, n.label())), "info", noField)
+	m.validate(n, false)
+}
+
+func (m *Machine) onSuggest(a suggestAnswer) {
+	if a.attribution != "" {
+		m.attribution = a.attribution
+	}
+	m.streets = a.suggestions
+	if len(m.streets) == 0 {
+		if m.list == listStreets {
+			m.dropList()
+		}
+		if len(a.issues) > 0 {
+			m.setMessage(a.issues[0].message, severityKind(a.issues[0].severity), FieldStreet)
+		}
+		return
+	}
+	m.list, m.listOpen, m.listActive = listStreets, m.focused == FieldStreet, -1
+	t := txtStreets
+	if len(m.streets) == 1 {
+		t = txtStreet1
+	}
+	m.setMessage(say(m.cfg.Lang, t, len(m.streets), ""), "info", noField)
+}
+
+func (m *Machine) chooseStreet(i int) {
+	if i < 0 || i >= len(m.streets) {
+		return
+	}
+	s := m.streets[i]
+	m.addressChanged()
+	m.val[FieldStreet] = s.street
+	if s.locality != "" {
+		m.val[FieldCity] = s.locality
+	}
+	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err != nil && s.postcode != "" {
+		m.val[FieldPostcode] = s.postcode
+	}
+	m.invalid[FieldStreet] = false
+	m.dropList()
+	m.clearMessage()
+	m.chosen = -1
+	if strings.TrimSpace(m.val[FieldNumber]) == "" {
+		m.focus(FieldNumber)
+	}
+	m.lookupNow(true)
+}
+
+func (m *Machine) onValidate(a validateAnswer) {
+	if a.attribution != "" {
+		m.attribution = a.attribution
+	}
+	notes := ""
+	for _, is := range a.issues {
+		if is.severity != "error" {
+			notes = joinText(notes, is.message)
+		}
+	}
+	switch {
+	case (a.status == "valid" || a.status == "corrected") && a.normalized != nil:
+		n := *a.normalized
+		m.showMatch(a.match, &n)
+		if a.status == "corrected" {
+			notes = joinText(notes, a.nextStep)
+		}
+		m.commit(n, a.status, false, m.sentConfirm)
+		t := txtChosen
+		if m.sentConfirm {
+			t = txtConfirmed
+		}
+		m.setMessage(joinText(say(m.cfg.Lang, t, 0, n.label()), notes), "info", noField)
+		if m.submitWaiting {
+			m.proceed()
+		}
+	case a.status == "ambiguous" && len(a.suggestions) > 0:
+		m.alts = a.suggestions
+		m.list, m.listOpen, m.listActive = listAlts, true, -1
+		msg := a.nextStep
+		if len(a.issues) > 0 {
+			msg = joinText(a.issues[0].message, a.nextStep)
+		}
+		m.setMessage(msg, "warning", noField)
+		if m.submitWaiting {
+			m.focus(FieldAddition)
+		}
+		m.submitWaiting = false
+	case !a.blocking && m.sentConfirm:
+		// The customer confirmed an address the register does not know (a new build, a
+		// register lag): accepted, and the commit says it was confirmed, not verified.
+		n := m.sent
+		m.commit(n, a.status, false, true)
+		m.setMessage(joinText(say(m.cfg.Lang, txtConfirmed, 0, n.label()), notes), "info", noField)
+		if m.submitWaiting {
+			m.proceed()
+		}
+	default:
+		is := firstIssue(a.issues)
+		f := m.issueField(is)
+		m.manual = true
+		if a.blocking {
+			m.setMessage(joinText(is.message, a.nextStep), "error", f)
+		} else {
+			m.needConfirm = true
+			m.setMessage(joinText(is.message, a.nextStep), "warning", f)
+		}
+		if m.submitWaiting {
+			if m.needConfirm {
+				m.emit(effect{typ: "focus", field: "confirm"})
+			} else {
+				m.focus(f)
+			}
+		}
+		m.submitWaiting = false
+	}
+}
+
+// showMatch writes the register's version into the fields, so the customer sees what will
+// be used when the API corrected what was typed.
+func (m *Machine) showMatch(ma *matchAddr, n *normAddr) {
+	if ma == nil {
+		return
+	}
+	c := m.cfg.Country
+	m.val[FieldStreet] = ma.street
+	m.val[FieldCity] = ma.locality
+	m.val[FieldPostcode] = adreswijzer.FormatPostcode(c, ma.postcode)
+	num := ""
+	if ma.number > 0 {
+		num = itoa(ma.number)
+	}
+	n.street, n.houseNumber = ma.street, num
+	if c == adreswijzer.NL {
+		m.val[FieldNumber] = num
+		m.val[FieldAddition] = ma.suffix + ma.unit
+		n.numberAddition = ma.suffix + ma.unit
+	} else {
+		m.val[FieldNumber] = num + ma.suffix
+		m.val[FieldAddition] = ma.unit
+		box := ""
+		if n.address2 != nil {
+			box = *n.address2
+		}
+		n.numberAddition = strings.TrimSpace(ma.suffix + " " + box)
+	}
+	m.invalid = [numFields]bool{}
+}
+
+func (m *Machine) chooseAlt(i int) {
+	if i < 0 || i >= len(m.alts) {
+		return
+	}
+	n := m.alts[i]
+	c := m.cfg.Country
+	line := adreswijzer.ParseAddressLine(c, n.address1)
+	m.val[FieldStreet] = line.Street
+	if line.HasNumber {
+		m.val[FieldNumber] = itoa(line.Number.Number) + line.Number.Suffix
+		n.houseNumber = itoa(line.Number.Number)
+	}
+	n.street = line.Street
+	m.val[FieldAddition] = ""
+	if n.address2 != nil {
+		m.val[FieldAddition] = *n.address2
+		n.numberAddition = strings.TrimSpace(line.Number.Suffix + " " + *n.address2)
+	} else {
+		n.numberAddition = line.Number.Suffix
+	}
+	m.val[FieldPostcode], m.val[FieldCity] = n.zip, n.city
+	m.invalid = [numFields]bool{}
+	m.dropList()
+	m.alts = nil
+	m.commit(n, "corrected", false, false)
+	m.setMessage(say(m.cfg.Lang, txtChosen, 0, n.label()), "info", noField)
+}
+
+func (m *Machine) onSubmit() {
+	m.listOpen, m.listActive = false, -1
+	if m.committed {
+		m.proceed()
+		return
+	}
+	m.submitWaiting = true
+	if m.inflight[callValidate] != 0 {
+		return // its answer decides
+	}
+	m.cancel(callLookup)
+	m.cancel(callSuggest)
+	if m.mode != modeOnline {
+		m.acceptTyped()
+		return
+	}
+	if f, t := m.missing(); f != noField {
+		m.block(f, t)
+		return
+	}
+	switch {
+	case m.chosen >= 0:
+		m.validate(m.found[m.chosen].fields(m.cfg.Country), false)
+		return
+	case m.list == listAlts && len(m.alts) > 0:
+		m.listOpen = true
+		m.block(FieldAddition, txtChooseSuggestion)
+		return
+	case len(m.found) > 1:
+		if exact, _ := m.typedExtension(); exact == "" {
+			if i := m.matchExtension("", false); i >= 0 {
+				// The bare number is an address of its own: what was typed is valid.
+				m.choose(i)
+				return
+			}
+		}
+		m.listOpen = true
+		t := txtChooseAddition
+		if m.cfg.Country == adreswijzer.BE {
+			t = txtChooseBox
+		}
+		m.block(FieldAddition, t)
+		return
+	case m.needConfirm && !m.confirmed:
+		m.emit(effect{typ: "focus", field: "confirm"})
+		m.submitWaiting = false
+		return
+	}
+	m.validate(m.typedAddr(), m.needConfirm && m.confirmed)
+}
+
+// options are the labels of the list on offer.
+func (m *Machine) options() []string {
+	var out []string
+	switch m.list {
+	case listAdditions:
+		none := txtNoAddition
+		if m.cfg.Country == adreswijzer.BE {
+			none = txtNoBox
+		}
+		for _, a := range m.found {
+			s := a.numberDigits()
+			if a.addition != nil {
+				s += " " + *a.addition
+			} else {
+				s += " (" + say(m.cfg.Lang, none, 0, "") + ")"
+			}
+			out = append(out, s)
+		}
+	case listStreets:
+		for _, s := range m.streets {
+			out = append(out, s.street+", "+strings.TrimSpace(s.postcode+" "+s.locality))
+		}
+	case listAlts:
+		for _, n := range m.alts {
+			out = append(out, n.label())
+		}
+	}
+	return out
+}
+
+func (m *Machine) listField() Field {
+	switch m.list {
+	case listAdditions, listAlts:
+		return FieldAddition
+	case listStreets:
+		return FieldStreet
+	}
+	return noField
+}
+
+// selected is the option that is the customer's current choice, -1 when none.
+func (m *Machine) selected() int {
+	if m.list == listAdditions {
+		return m.chosen
+	}
+	return -1
+}
+
+func (m *Machine) closeList() { m.listOpen, m.listActive = false, -1 }
+
+func (m *Machine) dropList() {
+	m.closeList()
+	m.list = listNone
+}
+
+func (m *Machine) pick(i int) {
+	switch m.list {
+	case listAdditions:
+		m.addressChangedKeepList()
+		m.choose(i)
+	case listStreets:
+		m.chooseStreet(i)
+	case listAlts:
+		m.chooseAlt(i)
+	}
+}
+
+// addressChangedKeepList is addressChanged for a new choice from the list on offer: the
+// list itself stays valid.
+func (m *Machine) addressChangedKeepList() {
+	if m.committed {
+		m.uncommit()
+	}
+	m.needConfirm, m.confirmed = false, false
+}
+
+func (m *Machine) onKey(f Field, key string) bool {
+	opts := m.options()
+	n := len(opts)
+	if f == FieldNumber && key == "ArrowDown" && m.list == listAdditions && n > 0 {
+		// From the number straight into its additions.
+		m.focus(FieldAddition)
+		m.focused = FieldAddition
+		m.listOpen, m.listActive = true, max(m.selected(), 0)
+		return true
+	}
+	if f != m.listField() || n == 0 {
+		return false
+	}
+	switch key {
+	case "ArrowDown":
+		if !m.listOpen {
+			m.listOpen, m.listActive = true, max(m.selected(), 0)
+		} else {
+			m.listActive = (m.listActive + 1) % n
+		}
+		return true
+	case "ArrowUp":
+		if !m.listOpen || m.listActive <= 0 {
+			m.listActive = n - 1
+		} else {
+			m.listActive--
+		}
+		m.listOpen = true
+		return true
+	case "Enter":
+		if m.listOpen && m.listActive >= 0 {
+			m.pick(m.listActive)
+			return true
+		}
+	case "Escape":
+		if m.listOpen {
+			m.closeList()
+			return true
+		}
+	}
+	return false
+}
+
+// issueField maps the API's field of an issue to the input the customer should look at.
+func (m *Machine) issueField(is issue) Field {
+	switch is.field {
+	case "zip":
+		return FieldPostcode
+	case "address2":
+		return FieldAddition
+	case "city":
+		return FieldCity
+	case "address1":
+		if is.code == string(adreswijzer.IssueStreetMismatch) {
+			return FieldStreet
+		}
+		return FieldNumber
+	}
+	return noField
+}
+
+func firstIssue(list []issue) issue {
+	for _, is := range list {
+		if is.severity == "error" {
+			return is
+		}
+	}
+	if len(list) > 0 {
+		return list[0]
+	}
+	return issue{}
+}
+
+func severityKind(s string) string {
+	switch s {
+	case "error", "warning", "info":
+		return s
+	}
+	return "warning"
+}
+
+// joinText joins sentences with a space, skipping empty ones.
+func joinText(a, b string) string {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}
+
+// query is an URL query under construction. Every byte outside the unreserved set is
+// percent-encoded, so typed text can never change the query's structure.
+type query string
+
+func (q *query) add(k, v string) {
+	b := []byte(*q)
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = appendEscaped(b, k)
+	b = append(b, '=')
+	b = appendEscaped(b, v)
+	*q = query(b)
+}
+
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '.', c == '_', c == '~':
+			b = append(b, c)
+		default:
+			b = append(b, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&0xF])
+		}
+	}
+	return b
+}

@@ -1,0 +1,535 @@
+// Package form is the logic of the embeddable address form: a state machine that takes what
+// happens in the page (typing, focus, keys, timers, answers of the API) and returns what the
+// page must do (fetch, wait, focus, fill the shop's fields) and what it must show.
+//
+// It is pure and deterministic — no clock, no network, no DOM, randomness only from the
+// reader it is given — so that the same code is tested natively, runs compiled to
+// WebAssembly under wazero in tests, and runs in the browser behind a thin shell. The shell
+// performs every effect literally; all decisions (when to call the API, which answer still
+// counts, when to fail open, what to say) are made here, once.
+//
+// The rules it keeps, from the interface specification and from what customers complain
+// about elsewhere: never block a checkout because the service is slow or down (a fetch that
+// takes longer than 1.5 s, a 5xx, a 429 or a network error accepts the address as typed and
+// flags it for validation later); never lose what was typed (additions and boxes typed into
+// the number field are matched against the register's list); always let the customer type the
+// address themselves; debounce and drop out-of-order answers; one sessionId per address, ended
+// by the one validate call.
+package form
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Field is one input of the form.
+type Field uint8
+
+const (
+	FieldPostcode Field = iota
+	FieldNumber
+	FieldAddition // NL toevoeging, BE box
+	FieldStreet
+	FieldCity
+	numFields
+	noField Field = 255
+)
+
+var fieldNames = [numFields]string{"postcode", "number", "addition", "street", "city"}
+
+func (f Field) String() string {
+	if f < numFields {
+		return fieldNames[f]
+	}
+	return ""
+}
+
+func parseField(s string) Field {
+	for i, n := range fieldNames {
+		if n == s {
+			return Field(i)
+		}
+	}
+	return noField
+}
+
+// call is a kind of API request. Each kind has its own debounce timer and at most one
+// request whose answer still counts.
+type call uint8
+
+const (
+	callSuggest call = iota
+	callLookup
+	callValidate
+	numCalls
+)
+
+var callNames = [numCalls]string{"suggest", "lookup", "validate"}
+
+func parseCall(s string) (call, bool) {
+	for i, n := range callNames {
+		if n == s {
+			return call(i), true
+		}
+	}
+	return 0, false
+}
+
+// Timing. The debounce sits in the 100–250 ms range that keeps a type-ahead responsive
+// without a request per keystroke; the time-out is the spec's for a person waiting in a form.
+const (
+	DebounceMs = 150
+	TimeoutMs  = 1500
+	// minSuggest is how much of a street must be typed before suggestions are asked for:
+	// within one postcode two letters narrow tens of streets to a handful; country-wide the
+	// API itself starts at three.
+	minSuggestInPostcode = 2
+	minSuggestAnywhere   = 3
+)
+
+// mode says whether the API is being asked.
+type mode uint8
+
+const (
+	modeOnline   mode = iota
+	modeOffline       // failed open: the address is taken as typed, to be validated later
+	modeDisabled      // the credential was refused (401/403): a setup problem of the shop
+)
+
+// Config is what the page says about the form.
+type Config struct {
+	Country adreswijzer.Country
+	Lang    adreswijzer.Language
+	// Carrier, when set, is passed to lookup and validate so the answers check its limits.
+	Carrier adreswijzer.Carrier
+	// AllowPoBox accepts a PO box (for invoice addresses).
+	AllowPoBox bool
+}
+
+// listSource is what the open list offers.
+type listSource uint8
+
+const (
+	listNone      listSource = iota
+	listAdditions            // the addresses at one number (toevoegingen, boxes)
+	listStreets              // street suggestions (BE)
+	listAlts                 // the suggestions of an ambiguous validation
+)
+
+// Machine is one form on a page. It is not safe for concurrent use; a page runs one event at
+// a time.
+type Machine struct {
+	cfg  Config
+	rand io.Reader
+
+	val     [numFields]string
+	invalid [numFields]bool
+	focused Field
+
+	session      string
+	sessionEnded bool // a validate call was sent with it: the next call starts a new one
+
+	nextID   int
+	inflight [numCalls]int // id of the request whose answer counts, 0 when none
+	sentAt   [numCalls]int
+	timerSeq [numCalls]int
+	armed    [numCalls]bool // a debounce timer is running
+	now      int            // time of the event being handled, in ms, from the shell's clock
+
+	lookupKey string       // query of the lookup held in found or awaited
+	found     []lookupAddr // the register's addresses at the number
+	chosen    int          // index in found of the customer's address, -1 when none
+	// lookupNote holds what the lookup said beside its addresses (a corrected street), to
+	// repeat with the announcement of the address.
+	lookupNote string
+	streets    []streetSug
+	alts       []normAddr
+
+	list       listSource
+	listOpen   bool
+	listActive int
+
+	mode         mode
+	manual       bool // street and city are typed by the customer
+	manualChosen bool // the customer chose to type the whole address: the API is only asked at the end
+	needConfirm  bool // the register does not know the address; the customer may confirm it
+	confirmed    bool
+	sentConfirm  bool     // the validate in flight carries customerConfirmed
+	sent         normAddr // the address that validate carries
+
+	committed     bool
+	unverified    bool
+	submitWaiting bool
+
+	msg         string
+	msgKind     string // error, warning, info
+	msgField    Field
+	attribution string
+
+	out []effect
+}
+
+// New returns a form. rand supplies the session ids (crypto/rand in the browser).
+func New(cfg Config, rand io.Reader) *Machine {
+	m := &Machine{rand: rand, focused: noField, msgField: noField, chosen: -1, listActive: -1}
+	m.configure(cfg)
+	return m
+}
+
+func (m *Machine) configure(cfg Config) {
+	if c, ok := adreswijzer.ParseCountry(string(cfg.Country)); ok {
+		cfg.Country = c
+	} else {
+		cfg.Country = adreswijzer.NL
+	}
+	if l, ok := adreswijzer.ParseLanguage(string(cfg.Lang)); ok {
+		cfg.Lang = l
+	} else {
+		cfg.Lang = adreswijzer.DefaultLanguage
+	}
+	if k, ok := adreswijzer.ParseCarrier(string(cfg.Carrier)); ok {
+		cfg.Carrier = k
+	} else {
+		cfg.Carrier = ""
+	}
+	m.cfg = cfg
+}
+
+// event is one thing that happened in the page.
+type event struct {
+	typ     string
+	field   Field
+	text    string
+	key     string
+	name    string
+	seq     int
+	id      int
+	status  int
+	body    string
+	err     string
+	index   int
+	checked bool
+	now     int
+	cfg     Config
+}
+
+func readEvent(v value) event {
+	return event{
+		typ:     v.get("type").str(),
+		field:   parseField(v.get("field").str()),
+		text:    v.get("text").str(),
+		key:     v.get("key").str(),
+		name:    v.get("name").str(),
+		seq:     v.get("seq").int(),
+		id:      v.get("id").int(),
+		status:  v.get("status").int(),
+		body:    v.get("body").str(),
+		err:     v.get("error").str(),
+		index:   v.get("index").int(),
+		checked: v.get("checked").boolean(),
+		now:     v.get("now").int(),
+		cfg: Config{
+			Country:    adreswijzer.Country(v.get("country").str()),
+			Lang:       adreswijzer.Language(v.get("lang").str()),
+			Carrier:    adreswijzer.Carrier(v.get("carrier").str()),
+			AllowPoBox: v.get("allowPoBox").boolean(),
+		},
+	}
+}
+
+// HandleJSON runs one event given as JSON and returns the result as JSON:
+//
+//	{"handled":bool,"effects":[...],"view":{...}}
+//
+// handled tells the shell to suppress the browser's default for a key (an arrow moving
+// through the list, Enter choosing from it). A malformed or unknown event changes nothing and
+// returns the current view, so a shell bug cannot break the form; {"type":"render"} is how a
+// shell asks for the first view.
+//
+// Events, each with "now" (ms, the shell's monotonic clock):
+//
+//	{"type":"input","field":F,"text":S}       F: postcode, number, addition, street, city
+//	{"type":"focus","field":F}  {"type":"blur","field":F}
+//	{"type":"key","field":F,"key":K}          K: ArrowDown, ArrowUp, Enter, Escape
+//	{"type":"choose","index":I}               an option of the list clicked
+//	{"type":"timer","name":N,"seq":Q}         a timer effect fired
+//	{"type":"response","id":I,"status":C,"body":S} or {"type":"response","id":I,"error":"timeout"|"network"}
+//	{"type":"submit"}  {"type":"manual"}  {"type":"confirm","checked":B}
+//	{"type":"config","country":"NL","lang":"nl","carrier":"","allowPoBox":false}
+//
+// Effects, carried out in order:
+//
+//	{"type":"fetch","id":I,"method":M,"path":P,"query":Q,"body":S,"timeoutMs":1500}
+//	    the shell adds Authorization: Bearer <key> and aborts after timeoutMs
+//	{"type":"abort","id":I}                   its answer no longer counts
+//	{"type":"timer","name":N,"seq":Q,"ms":D}  replaces the timer of that name
+//	{"type":"focus","field":F}                F may also be "confirm"
+//	{"type":"commit","address":{...},"status":V,"unverified":B,"confirmed":B}
+//	{"type":"uncommit"}                       clear what was handed to the shop
+//	{"type":"proceed"}                        let the shop's form submit
+func (m *Machine) HandleJSON(in []byte) []byte {
+	v, err := parseJSON(string(in))
+	handled := false
+	if err == nil {
+		handled = m.handle(readEvent(v))
+	}
+	return m.result(handled)
+}
+
+// ConfigJSON reads a Config from the JSON the shell passes at creation.
+func ConfigJSON(in []byte) Config {
+	v, _ := parseJSON(string(in))
+	return readEvent(v).cfg
+}
+
+func (m *Machine) handle(e event) bool {
+	m.now = e.now
+	switch e.typ {
+	case "input":
+		if e.field < numFields {
+			m.onInput(e.field, e.text)
+		}
+	case "focus":
+		m.onFocus(e.field)
+	case "blur":
+		m.onBlur(e.field)
+	case "key":
+		return m.onKey(e.field, e.key)
+	case "choose":
+		m.pick(e.index)
+	case "timer":
+		if c, ok := parseCall(e.name); ok && e.seq == m.timerSeq[c] {
+			m.onTimer(c)
+		}
+	case "response":
+		m.onResponse(e)
+	case "submit":
+		m.onSubmit()
+	case "manual":
+		m.onManual()
+	case "confirm":
+		m.confirmed = e.checked
+	case "config":
+		m.reset(e.cfg)
+	}
+	return false
+}
+
+// reset starts over, for a new country or language chosen in the shop's form. What was
+// typed stays: the customer should not type it again because the shop switched country.
+func (m *Machine) reset(cfg Config) {
+	vals := m.val
+	country := m.cfg.Country
+	for c := call(0); c < numCalls; c++ {
+		m.cancel(c)
+	}
+	if m.committed {
+		m.uncommit()
+	}
+	out := m.out
+	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq}
+	m.configure(cfg)
+	m.val = vals
+	if m.cfg.Country != country {
+		// A postcode, street or city of one country is never valid in the other.
+		m.val[FieldStreet], m.val[FieldCity] = "", ""
+	}
+	m.refreshLookup()
+}
+
+// clip bounds text to max characters: what is kept of a field to the API's field length
+// (200), a suggest query to its q length (100).
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i]
+		}
+		n++
+	}
+	return s
+}
+
+func (m *Machine) onInput(f Field, text string) {
+	text = clip(text, adreswijzer.MaxFieldLength)
+	if m.val[f] == text {
+		return
+	}
+	m.val[f] = text
+	m.invalid[f] = false
+	if m.msgField == f || m.msgKind != "error" {
+		m.clearMessage()
+	}
+	m.addressChanged()
+	if m.mode != modeOnline {
+		// Taken as typed from here on: an address picked before the service went away no
+		// longer stands once the customer edits it.
+		m.chosen = -1
+		return
+	}
+	switch f {
+	case FieldPostcode, FieldNumber:
+		if m.list == listAlts {
+			m.closeList()
+		}
+		m.chosen = -1
+		m.refreshLookup()
+		if f == FieldPostcode && m.cfg.Country == adreswijzer.BE {
+			m.streets = nil
+		}
+	case FieldStreet:
+		if m.cfg.Country == adreswijzer.BE {
+			m.chosen = -1
+			m.askStreets()
+		}
+	case FieldAddition:
+		m.filterAdditions()
+	}
+}
+
+// addressChanged withdraws what was handed to the shop: the address it describes is no
+// longer the one in the form.
+func (m *Machine) addressChanged() {
+	if m.committed {
+		m.uncommit()
+	}
+	m.needConfirm, m.confirmed = false, false
+	m.alts = nil
+}
+
+func (m *Machine) onFocus(f Field) {
+	m.focused = f
+	if f < numFields && m.listField() == f && len(m.options()) > 0 && m.selected() < 0 {
+		m.listOpen = true
+	}
+}
+
+func (m *Machine) onBlur(f Field) {
+	if m.focused == f {
+		m.focused = noField
+	}
+	if m.listField() == f {
+		m.listOpen = false
+		m.listActive = -1
+	}
+	switch f {
+	case FieldPostcode:
+		m.checkPostcode()
+	case FieldStreet:
+		m.splitStreetLine()
+		if m.cfg.Country == adreswijzer.BE && m.mode == modeOnline {
+			m.refreshLookup()
+		}
+	case FieldAddition:
+		if m.list == listAdditions && m.chosen < 0 && strings.TrimSpace(m.val[FieldAddition]) != "" {
+			m.selectTyped()
+			m.listOpen = false
+		}
+	}
+}
+
+// checkPostcode shows the printed form of a good postcode and says so at once when it
+// cannot be one, rather than after a round trip.
+func (m *Machine) checkPostcode() {
+	s := m.val[FieldPostcode]
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, s); err != nil {
+		m.invalid[FieldPostcode] = true
+		t := txtPostcodeFormat
+		if m.cfg.Country == adreswijzer.BE {
+			t = txtPostcodeFormatBE
+		}
+		m.setMessage(say(m.cfg.Lang, t, 0, ""), "error", FieldPostcode)
+		return
+	}
+	m.val[FieldPostcode] = adreswijzer.FormatPostcode(m.cfg.Country, s)
+}
+
+// splitStreetLine moves a house number typed into the street field ("Kerkstraat 12", or a
+// browser's autofill of address-line1) into the number field when that is still empty, and a
+// toevoeging or box typed with it into the addition field, so none of it is lost.
+func (m *Machine) splitStreetLine() {
+	if strings.TrimSpace(m.val[FieldNumber]) != "" || strings.TrimSpace(m.val[FieldStreet]) == "" {
+		return
+	}
+	line := adreswijzer.ParseAddressLine(m.cfg.Country, m.val[FieldStreet])
+	if !line.HasNumber || line.PoBox || line.Street == "" {
+		return
+	}
+	h := line.Number
+	number := itoa(h.Number) + h.Suffix
+	switch {
+	case h.Unit == "":
+	case strings.TrimSpace(m.val[FieldAddition]) == "":
+		m.val[FieldAddition] = h.Unit
+	default:
+		number += "-" + h.Unit
+	}
+	m.val[FieldStreet], m.val[FieldNumber] = line.Street, number
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+func (m *Machine) onManual() {
+	if m.mode != modeOnline {
+		return
+	}
+	m.manualChosen, m.manual = true, true
+	m.cancel(callLookup)
+	m.cancel(callSuggest)
+	m.closeList()
+	m.list = listNone
+	m.chosen = -1
+	m.setMessage(say(m.cfg.Lang, txtManualHint, 0, ""), "info", noField)
+	m.focus(m.firstEmpty(FieldStreet))
+}
+
+// firstEmpty is the first empty field of street and city after f, or f.
+func (m *Machine) firstEmpty(f Field) Field {
+	for _, g := range []Field{FieldStreet, FieldCity} {
+		if strings.TrimSpace(m.val[g]) == "" {
+			return g
+		}
+	}
+	return f
+}
+
+func (m *Machine) setMessage(s, kind string, f Field) {
+	m.msg, m.msgKind, m.msgField = s, kind, f
+	if f < numFields && kind == "error" {
+		m.invalid[f] = true
+	}
+}
+
+func (m *Machine) clearMessage() { m.msg, m.msgKind, m.msgField = "", "", noField }
+
+// runeLen counts characters, for minimum lengths people think of in letters.
+func runeLen(s string) int { return utf8.RuneCountInString(strings.TrimSpace(s)) }

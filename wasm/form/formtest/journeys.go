@@ -1,0 +1,900 @@
+package formtest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Run drives every journey against cores made by newCore, each on a fresh form.
+func Run(t *testing.T, newCore NewCore) {
+	s := Load(t)
+	for _, j := range journeys {
+		t.Run(j.name, func(t *testing.T) { j.run(t, s, newCore) })
+	}
+}
+
+type journey struct {
+	name string
+	run  func(t *testing.T, s *Samples, newCore NewCore)
+}
+
+var journeys = []journey{
+	{"NL/additions optional, chosen with the keyboard", nlOptionalKeyboard},
+	{"NL/addition required, submit asks for it", nlRequired},
+	{"NL/letter and toevoeging typed in the number field are kept", nlTypedAddition},
+	{"NL/single address", nlSingle},
+	{"NL/planned address", nlPlanned},
+	{"NL/number that does not exist, typed by hand and confirmed", nlMissingConfirmed},
+	{"NL/messages in the form's language", nlLanguages},
+	{"NL/manual entry", nlManual},
+	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
+	{"NL/manual entry at a postcode that does not exist is blocked", nlManualBlocked},
+	{"NL/a new session per address", nlSessions},
+	{"NL/debounce: one lookup after typing", nlDebounce},
+	{"NL/answers out of order are dropped", nlOutOfOrder},
+	{"BE/Haren street with a typo, picked from suggestions", beHarenTypo},
+	{"BE/Haren French street in a French form", beHarenFrench},
+	{"BE/Lembeek box chosen from the list", beLembeekBox},
+	{"BE/Lembeek box typed with the street", beLembeekTyped},
+	{"BE/Malmedy", beMalmedy},
+	{"fail open/lookup time-out", failLookupTimeout},
+	{"fail open/validate 503 after a register choice", failValidate503},
+	{"fail open/429 and network errors", failRateLimitedAndNetwork},
+	{"fail open/refused credential", failRefused},
+	{"fail open/slow validate at submit", failSlowSubmit},
+}
+
+// Sample picks. Each is the first number in sorted order with the property, so every run
+// uses the same addresses; the assertions read the expected values from the rows.
+
+// NLWithAdditions is a Dutch number with a bare address and letters (no toevoegingen), all on
+// one street: additions offered, none required.
+func (s *Samples) NLWithAdditions(t testing.TB) Number {
+	pn := s.PostcodeNumbers(adreswijzer.NL)
+	return s.Find(t, adreswijzer.NL, "number with a bare address and letters", func(n Number) bool {
+		if !n.HasBare() || len(n.Rows) < 3 || pn[key(n)] != len(n.Rows) {
+			return false
+		}
+		for _, a := range n.Rows {
+			if a.Addition != "" || a.Planned() {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// NLAdditionRequired is a Dutch number whose every address has a letter or toevoeging.
+func (s *Samples) NLAdditionRequired(t testing.TB) Number {
+	pn := s.PostcodeNumbers(adreswijzer.NL)
+	return s.Find(t, adreswijzer.NL, "number without a bare address", func(n Number) bool {
+		return !n.HasBare() && len(n.Rows) >= 3 && pn[key(n)] == len(n.Rows) && !anyPlanned(n)
+	})
+}
+
+// NLSingle is a Dutch postcode and number with exactly one address, planned (a new build) or
+// in use.
+func (s *Samples) NLSingle(t testing.TB, planned bool) Number {
+	pn := s.PostcodeNumbers(adreswijzer.NL)
+	return s.Find(t, adreswijzer.NL, "single address", func(n Number) bool {
+		return len(n.Rows) == 1 && pn[key(n)] == 1 && n.HasBare() && n.Rows[0].Planned() == planned
+	})
+}
+
+func key(n Number) string { return n.Postcode + " " + strconv.Itoa(n.Number) }
+
+func anyPlanned(n Number) bool {
+	for _, a := range n.Rows {
+		if a.Planned() {
+			return true
+		}
+	}
+	return false
+}
+
+// RegisterAddress1 is address1 as the API normalises a row: street, number and letter.
+func RegisterAddress1(a adreswijzer.Address, lang adreswijzer.Language) string {
+	return a.Street.Pick(lang) + " " + strconv.Itoa(a.HouseNumber) + a.HouseNumberSuffix
+}
+
+func newNL(t *testing.T, s *Samples, newCore NewCore, lang string) *Page {
+	return NewPage(t, newCore, s.API, map[string]any{"country": "NL", "lang": lang})
+}
+
+func newBE(t *testing.T, s *Samples, newCore NewCore, lang string) *Page {
+	return NewPage(t, newCore, s.API, map[string]any{"country": "BE", "lang": lang})
+}
+
+func eq[T comparable](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func nlOptionalKeyboard(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	p := newNL(t, s, newCore, "nl")
+	eq(t, "street visible before the lookup", p.Field("street").Visible, false)
+	p.Type("postcode", strings.ToLower(n.Postcode))
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	eq(t, "options", len(p.Options()), len(n.Rows))
+	eq(t, "list field", p.View.List.Field, "addition")
+	eq(t, "list open", p.View.List.Open, true)
+	eq(t, "addition required", p.Field("addition").Required, false)
+	eq(t, "addition visible", p.Field("addition").Visible, true)
+	eq(t, "street", p.Field("street").Value, n.Rows[0].Street.NL)
+	eq(t, "street read-only", p.Field("street").ReadOnly, true)
+	eq(t, "city", p.Field("city").Value, n.Rows[0].Locality.NL)
+	if !strings.Contains(p.View.Message, strconv.Itoa(len(n.Rows))) {
+		t.Errorf("message %q does not say how many addresses there are", p.View.Message)
+	}
+	if len(p.Calls("/v1/validate")) != 0 || len(p.Commits) != 0 {
+		t.Fatalf("validated or committed before the customer chose")
+	}
+	// The first option is the bare number, marked as such.
+	if !strings.Contains(p.Options()[0], "geen toevoeging") {
+		t.Errorf("first option %q is not the bare number", p.Options()[0])
+	}
+
+	// From the number field, arrow down into the list; wrap around upwards; pick the second.
+	if !p.Key("ArrowDown") {
+		t.Fatal("ArrowDown in the number field was not taken")
+	}
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "active", p.View.List.Active, 0)
+	p.Key("ArrowUp")
+	eq(t, "active after ArrowUp wraps", p.View.List.Active, len(n.Rows)-1)
+	p.Key("ArrowDown")
+	p.Key("ArrowDown")
+	eq(t, "active", p.View.List.Active, 1)
+	if !p.Key("Enter") {
+		t.Fatal("Enter on an active option was not taken")
+	}
+	p.Settle()
+	// The register sorts the bare number first, then letters: option 1 is the first letter.
+	rows := SortedRows(n)
+	want := rows[1]
+	c := p.LastCommit()
+	eq(t, "status", c.Status, "valid")
+	eq(t, "unverified", c.Unverified, false)
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
+	eq(t, "address2", c.Address.Address2 == nil, true)
+	eq(t, "zip", c.Address.Zip, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	eq(t, "city", c.Address.City, want.Locality.NL)
+	eq(t, "countryCode", c.Address.CountryCode, "NL")
+	eq(t, "split street", c.Address.Street, want.Street.NL)
+	eq(t, "split number", c.Address.HouseNumber, strconv.Itoa(want.HouseNumber))
+	eq(t, "split addition", c.Address.HouseNumberAddition, want.HouseNumberSuffix)
+	eq(t, "list closed", p.View.List.Open, false)
+	eq(t, "selected", p.View.List.Selected, 1)
+	eq(t, "addition field", p.Field("addition").Value, want.HouseNumberSuffix)
+	eq(t, "postcode shown printed", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	// Escape with a closed list is the page's, not ours.
+	if p.Key("Escape") {
+		t.Error("Escape with a closed list was taken")
+	}
+
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	p.CheckSessions()
+	sameSession(t, p.Requests)
+}
+
+// SortedRows orders rows as lookups list them: bare number, letters, units.
+func SortedRows(n Number) []adreswijzer.Address {
+	rows := slices.Clone(n.Rows)
+	slices.SortStableFunc(rows, func(a, b adreswijzer.Address) int {
+		if c := len(a.HouseNumberSuffix) - len(b.HouseNumberSuffix); c != 0 && (a.HouseNumberSuffix == "" || b.HouseNumberSuffix == "") {
+			return c
+		}
+		if c := strings.Compare(strings.ToLower(a.HouseNumberSuffix), strings.ToLower(b.HouseNumberSuffix)); c != 0 {
+			return c
+		}
+		ua, ub := a.Unit(), b.Unit()
+		if ua == "" || ub == "" {
+			return len(ua) - len(ub)
+		}
+		ia, ea := strconv.Atoi(ua)
+		ib, eb := strconv.Atoi(ub)
+		if ea == nil && eb == nil {
+			return ia - ib
+		}
+		return strings.Compare(ua, ub)
+	})
+	return rows
+}
+
+func sameSession(t *testing.T, reqs []Request) {
+	t.Helper()
+	for _, r := range reqs {
+		if SessionOf(r) != SessionOf(reqs[0]) {
+			t.Errorf("%s carries session %q, the address began with %q", r.Path, SessionOf(r), SessionOf(reqs[0]))
+		}
+	}
+}
+
+func nlRequired(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLAdditionRequired(t)
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "options", len(p.Options()), len(n.Rows))
+	eq(t, "addition required", p.Field("addition").Required, true)
+	if strings.Contains(strings.Join(p.Options(), "|"), "geen toevoeging") {
+		t.Errorf("options %q offer a bare number the register does not have", p.Options())
+	}
+
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "message field", p.View.MessageField, "addition")
+	eq(t, "message kind", p.View.MessageKind, "error")
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 0)
+
+	// Typing the addition moves the active option to it; leaving the field chooses it.
+	want := SortedRows(n)[2]
+	p.Type("addition", strings.ToUpper(want.HouseNumberSuffix+want.Addition))
+	eq(t, "active", p.View.List.Active, 2)
+	eq(t, "committed while typing", len(p.Commits), 0)
+	p.Blur()
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
+	eq(t, "status", c.Status, "valid")
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func nlTypedAddition(t *testing.T, s *Samples, newCore NewCore) {
+	// A letter typed with the number: "4b" picks the letter among the additions.
+	n := s.NLWithAdditions(t)
+	want := SortedRows(n)[len(n.Rows)-1]
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number)+strings.ToUpper(want.HouseNumberSuffix))
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	eq(t, "lookup number", p.Calls("/v1/nl/lookup")[0].Query.Get("number"), strconv.Itoa(n.Number))
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
+
+	// A letter and a toevoeging ("51A-1", as NEN 5825 writes it) are both kept.
+	var tv adreswijzer.Address
+	for _, a := range s.Rows[adreswijzer.NL] {
+		if a.HouseNumberSuffix != "" && a.Addition != "" && !a.Planned() {
+			tv = a
+			break
+		}
+	}
+	if tv.ID == "" {
+		t.Fatal("the NL sample has no address with a letter and a toevoeging")
+	}
+	p = newNL(t, s, newCore, "nl")
+	p.Type("postcode", tv.Postcode)
+	p.Type("number", strconv.Itoa(tv.HouseNumber)+tv.HouseNumberSuffix+"-"+tv.Addition)
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(tv, adreswijzer.LangNL))
+	if c.Address.Address2 == nil || *c.Address.Address2 != tv.Addition {
+		t.Errorf("address2 = %v, want the toevoeging %q", c.Address.Address2, tv.Addition)
+	}
+	eq(t, "split addition", c.Address.HouseNumberAddition, tv.HouseNumberSuffix+tv.Addition)
+	eq(t, "status", c.Status, "valid")
+}
+
+func nlSingle(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode[:4]+" "+strings.ToLower(n.Postcode[4:]))
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "list", p.View.List == nil, true)
+	eq(t, "addition visible", p.Field("addition").Visible, false)
+	c := p.LastCommit()
+	eq(t, "status", c.Status, "valid")
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "view committed", p.View.Committed, true)
+	if !strings.Contains(p.View.Message, a.Street.NL) {
+		t.Errorf("announcement %q does not name the street", p.View.Message)
+	}
+	eq(t, "requests", len(p.Requests), 2) // one lookup, one validate
+	eq(t, "nothing busy", p.View.Busy, false)
+
+	// Editing the number withdraws the address from the shop's form.
+	p.Type("number", "0")
+	eq(t, "uncommits", p.Uncommit, 1)
+	eq(t, "view committed", p.View.Committed, false)
+}
+
+func nlPlanned(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, true)
+	p := newNL(t, s, newCore, "en")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(n.Rows[0], adreswijzer.LangNL))
+	// The register's note about the new build comes from the API, in English.
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 {
+		t.Fatalf("validate calls = %d", len(v))
+	}
+	if !strings.Contains(strings.ToLower(p.View.Message), "new") {
+		t.Errorf("message %q does not carry the API's note on the new build", p.View.Message)
+	}
+}
+
+func nlMissingConfirmed(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	pn := s.PostcodeNumbers(adreswijzer.NL)
+	missing := 9000
+	for pn[n.Postcode+" "+strconv.Itoa(missing)] > 0 {
+		missing++
+	}
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(missing))
+	p.Settle()
+	eq(t, "commits", len(p.Commits), 0)
+	eq(t, "number invalid", p.Field("number").Invalid, true)
+	eq(t, "message field", p.View.MessageField, "number")
+	if !strings.Contains(p.View.Message, "huisnummer") {
+		t.Errorf("message %q is not the API's HOUSE_NUMBER_NOT_FOUND in Dutch", p.View.Message)
+	}
+	for _, f := range []string{"street", "city"} {
+		eq(t, f+" visible", p.Field(f).Visible, true)
+		eq(t, f+" editable", p.Field(f).ReadOnly, false)
+	}
+	p.Type("street", n.Rows[0].Street.NL)
+	p.Type("city", n.Rows[0].Locality.NL)
+	p.Blur()
+	p.Submit()
+	p.Settle()
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "confirm offered", p.View.Confirm.Visible, true)
+	eq(t, "focus", p.Focus, "confirm")
+	first := p.Calls("/v1/validate")
+	if len(first) != 1 || first[0].Body["customerConfirmed"] != nil {
+		t.Fatalf("first validate = %+v, want one without customerConfirmed", first)
+	}
+
+	p.Confirm(true)
+	p.Submit()
+	p.Settle()
+	v := p.Calls("/v1/validate")
+	if len(v) != 2 || v[1].Body["customerConfirmed"] != true {
+		t.Fatalf("second validate = %+v, want customerConfirmed", v)
+	}
+	c := p.LastCommit()
+	eq(t, "confirmed", c.Confirmed, true)
+	eq(t, "unverified", c.Unverified, false)
+	eq(t, "address1", c.Address.Address1, n.Rows[0].Street.NL+" "+strconv.Itoa(missing))
+	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func nlLanguages(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	seen := map[string]string{}
+	for _, lang := range []string{"nl", "fr", "de", "en"} {
+		p := newNL(t, s, newCore, lang)
+		p.Type("postcode", n.Postcode)
+		p.Type("number", "99999")
+		p.Settle()
+		l := p.Calls("/v1/nl/lookup")
+		if len(l) != 1 || l[0].Query.Get("lang") != lang {
+			t.Fatalf("%s: lookups %+v, want one with lang=%s", lang, l, lang)
+		}
+		if p.View.Message == "" {
+			t.Errorf("%s: no message", lang)
+		}
+		for other, msg := range seen {
+			if msg == p.View.Message {
+				t.Errorf("%s and %s show the same message %q", lang, other, msg)
+			}
+		}
+		seen[lang] = p.View.Message
+		eq(t, lang+" view language", p.View.Lang, lang)
+	}
+}
+
+func nlManual(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Manual()
+	eq(t, "focus", p.Focus, "street")
+	eq(t, "manual button hidden", p.View.Manual.Visible, false)
+	p.Type("street", Typo(a.Street.NL))
+	p.Type("number", strconv.Itoa(a.HouseNumber))
+	p.Type("postcode", n.Postcode)
+	p.Type("city", a.Locality.NL)
+	p.Settle()
+	eq(t, "requests while typing", len(p.Requests), 0)
+	p.Submit()
+	p.Settle()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "status", c.Status, "corrected") // the street was typed with a typo
+	eq(t, "street shown as the register has it", p.Field("street").Value, a.Street.NL)
+	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func nlSessions(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	rows := SortedRows(n)
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	p.Choose(1)
+	p.Settle()
+	first := p.Calls("/v1/validate")[0]
+	// The customer changes their mind: a new address is a new session, and the lookup held
+	// is reused rather than asked again.
+	p.FocusField("addition")
+	p.Choose(2)
+	p.Settle()
+	v := p.Calls("/v1/validate")
+	if len(v) != 2 {
+		t.Fatalf("validate calls = %d, want 2", len(v))
+	}
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	if SessionOf(v[1]) == SessionOf(first) {
+		t.Errorf("the second address reused the ended session %q", SessionOf(first))
+	}
+	eq(t, "uncommits", p.Uncommit, 1)
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(rows[2], adreswijzer.LangNL))
+	p.CheckSessions()
+
+	other := newNL(t, s, newCore, "nl")
+	other.Type("postcode", n.Postcode)
+	other.Type("number", strconv.Itoa(n.Number))
+	other.Settle()
+	if SessionOf(other.Requests[0]) == SessionOf(p.Requests[0]) {
+		t.Errorf("two forms drew the same session id %q", SessionOf(p.Requests[0]))
+	}
+}
+
+func nlDebounce(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	p := newNL(t, s, newCore, "nl")
+	p.Type("number", "1"+strconv.Itoa(n.Number))
+	p.Type("postcode", n.Postcode)
+	p.Advance(300) // a pause: the lookup for the first number goes out
+	// Correct the number: backspace, retype.
+	p.FocusField("number")
+	p.Fill("number", "1")
+	p.Fill("number", "")
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	l := p.Calls("/v1/nl/lookup")
+	if len(l) != 2 {
+		t.Fatalf("lookups = %d, want 2 (one per pause in typing)", len(l))
+	}
+	eq(t, "last lookup number", l[1].Query.Get("number"), strconv.Itoa(n.Number))
+	eq(t, "options", len(p.Options()), len(n.Rows))
+}
+
+func nlOutOfOrder(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	single := s.NLSingle(t, false)
+	p := newNL(t, s, newCore, "nl")
+	p.DeliverAborted = true
+	// The first lookup is slow, the second fast: the first answer arrives last.
+	p.Latency = func(r Request) int {
+		if r.Path == "/v1/nl/lookup" && r.Query.Get("postcode") == n.Postcode {
+			return 900
+		}
+		return 20
+	}
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Advance(200) // the first lookup is on its way
+	p.Fill("postcode", single.Postcode)
+	p.Fill("number", strconv.Itoa(single.Number))
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 2)
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(single.Rows[0], adreswijzer.LangNL))
+	eq(t, "list", p.View.List == nil, true)
+	eq(t, "street", p.Field("street").Value, single.Rows[0].Street.NL)
+	eq(t, "state", p.View.State, "online")
+}
+
+// Typo swaps two letters in the middle of a name.
+func Typo(s string) string {
+	r := []rune(s)
+	i := len(r) / 2
+	r[i], r[i+1] = r[i+1], r[i]
+	return string(r)
+}
+
+// BEBilingual is a single address in Haren (Brussels) on a street with different Dutch and
+// French names.
+func (s *Samples) BEBilingual(t testing.TB) Number {
+	return s.Find(t, adreswijzer.BE, "Haren address with Dutch and French street names", func(n Number) bool {
+		a := n.Rows[0]
+		return n.Postcode == "1130" && len(n.Rows) == 1 && a.Street.NL != "" && a.Street.FR != "" &&
+			a.Street.NL != a.Street.FR && len([]rune(a.Street.NL)) >= 10 && !a.Planned() && a.HouseNumberSuffix == ""
+	})
+}
+
+func beHarenTypo(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBilingual(t)
+	a := n.Rows[0]
+	p := newBE(t, s, newCore, "nl")
+	for _, f := range []string{"postcode", "street", "number", "addition", "city"} {
+		eq(t, f+" visible", p.Field(f).Visible, true)
+	}
+	eq(t, "field order", p.View.Fields[1].Name, "street")
+	p.Type("postcode", n.Postcode)
+	p.Type("street", Typo(a.Street.NL))
+	p.Advance(300)
+	sg := p.Calls("/v1/suggest")
+	if len(sg) != 1 {
+		t.Fatalf("suggest calls = %d, want 1 after typing pauses", len(sg))
+	}
+	eq(t, "suggest postcode", sg[0].Query.Get("postcode"), n.Postcode)
+	eq(t, "suggest country", sg[0].Query.Get("country"), "be")
+	opts := p.Options()
+	if len(opts) == 0 || !strings.HasPrefix(opts[0], a.Street.NL+",") {
+		t.Fatalf("suggestions %q for %q do not start with %q", opts, Typo(a.Street.NL), a.Street.NL)
+	}
+	eq(t, "list field", p.View.List.Field, "street")
+	p.Key("ArrowDown")
+	p.Key("Enter")
+	eq(t, "street", p.Field("street").Value, a.Street.NL)
+	eq(t, "city", p.Field("city").Value, a.Locality.NL)
+	eq(t, "focus", p.Focus, "number")
+	p.Type("number", strconv.Itoa(a.HouseNumber))
+	p.Settle()
+	l := p.Calls("/v1/be/lookup")
+	if len(l) != 1 || l[0].Query.Get("street") != a.Street.NL {
+		t.Fatalf("lookups %+v, want one with the chosen street", l)
+	}
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "zip", c.Address.Zip, "1130")
+	eq(t, "city", c.Address.City, a.Locality.NL)
+	eq(t, "countryCode", c.Address.CountryCode, "BE")
+	eq(t, "status", c.Status, "valid")
+	if !strings.Contains(p.View.Attribution, "BeST") {
+		t.Errorf("attribution %q does not credit BeST Address", p.View.Attribution)
+	}
+	sameSession(t, p.Requests)
+	p.CheckSessions()
+}
+
+func beHarenFrench(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBilingual(t)
+	a := n.Rows[0]
+	p := newBE(t, s, newCore, "fr")
+	eq(t, "label", p.Field("street").Label, "Rue")
+	p.Type("postcode", n.Postcode)
+	fr := []rune(a.Street.FR)
+	p.Type("street", string(fr[:len(fr)-2]))
+	p.Advance(300)
+	opts := p.Options()
+	if len(opts) == 0 || !strings.HasPrefix(opts[0], a.Street.FR+",") {
+		t.Fatalf("suggestions %q do not start with %q", opts, a.Street.FR)
+	}
+	p.Choose(0)
+	eq(t, "city", p.Field("city").Value, a.Locality.FR)
+	p.Type("number", strconv.Itoa(a.HouseNumber))
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangFR))
+	eq(t, "city", c.Address.City, a.Locality.FR)
+}
+
+// BEBoxes is a Lembeek number with a bare address and numbered boxes.
+func (s *Samples) BEBoxes(t testing.TB) Number {
+	return s.Find(t, adreswijzer.BE, "Lembeek number with a bare address and numeric boxes", func(n Number) bool {
+		if n.Postcode != "1502" || !n.HasBare() || len(n.Rows) < 3 || anyPlanned(n) {
+			return false
+		}
+		for _, a := range n.Rows {
+			if a.HouseNumberSuffix != "" {
+				return false
+			}
+			if _, err := strconv.Atoi(a.Box); a.Box != "" && err != nil {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func beLembeekBox(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBoxes(t)
+	rows := SortedRows(n)
+	p := newBE(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("street", n.Street)
+	p.Advance(300)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "options", len(p.Options()), len(n.Rows))
+	eq(t, "list field", p.View.List.Field, "addition")
+	eq(t, "box label", p.Field("addition").Label, "Bus (niet verplicht)")
+	if !strings.Contains(p.Options()[0], "geen bus") {
+		t.Errorf("first option %q is not the number without a box", p.Options()[0])
+	}
+	p.FocusField("addition")
+	p.Key("ArrowDown")
+	p.Key("ArrowDown")
+	p.Key("ArrowDown")
+	eq(t, "active", p.View.List.Active, 2)
+	p.Key("Escape")
+	eq(t, "list open after Escape", p.View.List.Open, false)
+	eq(t, "commits", len(p.Commits), 0)
+	p.Key("ArrowDown")
+	p.Key("ArrowDown")
+	p.Key("Enter")
+	p.Settle()
+	want := rows[1]
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
+	if c.Address.Address2 == nil || *c.Address.Address2 != "bus "+want.Box {
+		t.Errorf("address2 = %v, want %q", c.Address.Address2, "bus "+want.Box)
+	}
+	eq(t, "box field", p.Field("addition").Value, want.Box)
+	eq(t, "status", c.Status, "valid")
+}
+
+func beLembeekTyped(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBoxes(t)
+	want := SortedRows(n)[len(n.Rows)-1]
+	p := newBE(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	// Pasted whole into the street field, box and all.
+	p.Fill("street", n.Street+" "+strconv.Itoa(n.Number)+" bus "+want.Box)
+	p.FocusField("city")
+	p.Settle()
+	eq(t, "street", p.Field("street").Value, n.Street)
+	eq(t, "number", p.Field("number").Value, strconv.Itoa(n.Number))
+	c := p.LastCommit()
+	if c.Address.Address2 == nil || *c.Address.Address2 != "bus "+want.Box {
+		t.Errorf("address2 = %v, want the typed box %q", c.Address.Address2, "bus "+want.Box)
+	}
+	eq(t, "lookups", len(p.Calls("/v1/be/lookup")), 1)
+}
+
+func beMalmedy(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.Find(t, adreswijzer.BE, "Malmedy address with a French street name only", func(n Number) bool {
+		a := n.Rows[0]
+		return n.Postcode == "4960" && len(n.Rows) == 1 && a.Street.NL == "" && !a.Planned() && a.HouseNumberSuffix == "" &&
+			strings.ContainsAny(a.Street.FR, "éèâêô")
+	})
+	a := n.Rows[0]
+	p := newBE(t, s, newCore, "fr")
+	p.Type("postcode", n.Postcode)
+	p.Type("street", strings.ToLower(a.Street.FR))
+	p.Advance(300)
+	p.Type("number", strconv.Itoa(a.HouseNumber))
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangFR))
+	eq(t, "city", c.Address.City, a.Locality.FR)
+	eq(t, "street shown as the register has it", p.Field("street").Value, a.Street.FR)
+}
+
+func failLookupTimeout(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Latency = func(Request) int { return 5000 }
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Advance(200)
+	eq(t, "busy while waiting", p.View.Busy, true)
+	p.Advance(1500)
+	eq(t, "state", p.View.State, "offline")
+	eq(t, "busy", p.View.Busy, false)
+	eq(t, "message kind", p.View.MessageKind, "warning")
+	for _, f := range []string{"street", "city"} {
+		eq(t, f+" editable", p.Field(f).Visible && !p.Field(f).ReadOnly, true)
+	}
+	// Nothing typed is lost, and the form asks the API nothing more.
+	eq(t, "postcode", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	p.Submit()
+	eq(t, "proceeds without a street", p.Proceeds, 0)
+	eq(t, "focus", p.Focus, "street")
+	p.Type("street", a.Street.NL)
+	p.Type("city", a.Locality.NL)
+	p.Submit()
+	p.Settle()
+	eq(t, "requests", len(p.Requests), 1)
+	c := p.LastCommit()
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "address1", c.Address.Address1, a.Street.NL+" "+strconv.Itoa(n.Number))
+	eq(t, "zip", c.Address.Zip, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "view unverified", p.View.Unverified, true)
+}
+
+func failValidate503(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	p := newNL(t, s, newCore, "nl")
+	p.Fault = func(r Request) (int, string) {
+		if r.Path == "/v1/validate" {
+			return 503, ""
+		}
+		return 0, ""
+	}
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	c := p.LastCommit()
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "address1 from the register's lookup", c.Address.Address1, RegisterAddress1(n.Rows[0], adreswijzer.LangNL))
+	eq(t, "state", p.View.State, "offline")
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+
+	// Edited afterwards, the typed address is what the shop gets.
+	p.Fill("number", strconv.Itoa(n.Number)+"A")
+	eq(t, "uncommits", p.Uncommit, 1)
+	p.Submit()
+	c = p.LastCommit()
+	eq(t, "address1 as edited", c.Address.Address1, n.Rows[0].Street.NL+" "+strconv.Itoa(n.Number)+"A")
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "proceeds", p.Proceeds, 2)
+}
+
+func failRateLimitedAndNetwork(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBoxes(t)
+	for _, fault := range []struct {
+		status int
+		err    string
+	}{{429, ""}, {500, ""}, {0, "network"}} {
+		p := newBE(t, s, newCore, "de")
+		p.Fault = func(r Request) (int, string) {
+			if r.Path == "/v1/suggest" {
+				return fault.status, fault.err
+			}
+			return 0, ""
+		}
+		p.Type("postcode", n.Postcode)
+		p.Type("street", n.Street)
+		p.Advance(300)
+		eq(t, "state", p.View.State, "offline")
+		if !strings.Contains(p.View.Message, "Adress") {
+			t.Errorf("%d %s: message %q is not German", fault.status, fault.err, p.View.Message)
+		}
+		offline := p.View.Message
+		p.Type("number", strconv.Itoa(n.Number))
+		p.Type("addition", "7")
+		p.Type("city", "Lembeek")
+		p.Settle()
+		eq(t, "requests", len(p.Requests), 1)
+		eq(t, "the notice stays while typing", p.View.Message, offline)
+		p.Submit()
+		c := p.LastCommit()
+		eq(t, "unverified", c.Unverified, true)
+		eq(t, "address1", c.Address.Address1, n.Street+" "+strconv.Itoa(n.Number))
+		if c.Address.Address2 == nil || *c.Address.Address2 != "bus 7" {
+			t.Errorf("address2 = %v, want the typed box with its marker, %q", c.Address.Address2, "bus 7")
+		}
+		eq(t, "split addition", c.Address.HouseNumberAddition, "bus 7")
+		eq(t, "proceeds", p.Proceeds, 1)
+	}
+}
+
+func failRefused(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "en")
+	p.Fault = func(Request) (int, string) { return 403, "" }
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "state", p.View.State, "disabled")
+	if !strings.Contains(p.View.Message, "not available") {
+		t.Errorf("message %q does not say the check is unavailable", p.View.Message)
+	}
+	eq(t, "manual button", p.View.Manual.Visible, false)
+	p.Type("street", a.Street.NL)
+	p.Type("city", a.Locality.NL)
+	p.Submit()
+	eq(t, "requests", len(p.Requests), 1)
+	eq(t, "unverified", p.LastCommit().Unverified, true)
+	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func failSlowSubmit(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Manual()
+	p.Latency = func(r Request) int {
+		if r.Path == "/v1/validate" {
+			return 3000
+		}
+		return 20
+	}
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Type("street", a.Street.NL)
+	p.Type("city", a.Locality.NL)
+	p.Submit()
+	p.Advance(1000)
+	eq(t, "proceeds while the check runs", p.Proceeds, 0)
+	p.Advance(600)
+	eq(t, "proceeds after the time-out", p.Proceeds, 1)
+	c := p.LastCommit()
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "address1", c.Address.Address1, a.Street.NL+" "+strconv.Itoa(n.Number))
+}
+
+func nlManualAmbiguous(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLAdditionRequired(t)
+	rows := SortedRows(n)
+	p := newNL(t, s, newCore, "nl")
+	p.Manual()
+	p.Type("street", n.Street)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Type("postcode", n.Postcode)
+	p.Type("city", rows[0].Locality.NL)
+	p.Submit()
+	p.Settle()
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "commits", len(p.Commits), 0)
+	if p.View.List == nil || p.View.List.Field != "addition" || len(p.Options()) < 2 {
+		t.Fatalf("list = %+v, want the register's addresses to choose from", p.View.List)
+	}
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "message kind", p.View.MessageKind, "warning")
+	// A second submit without a choice asks again and calls nothing.
+	p.Submit()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "proceeds", p.Proceeds, 0)
+	p.Choose(1)
+	c := p.LastCommit()
+	if !strings.HasPrefix(c.Address.Address1, n.Street+" "+strconv.Itoa(n.Number)) {
+		t.Errorf("address1 = %q, want one of the register's at %s %d", c.Address.Address1, n.Street, n.Number)
+	}
+	eq(t, "unverified", c.Unverified, false)
+	eq(t, "street field", p.Field("street").Value, n.Street)
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+}
+
+func nlManualBlocked(t *testing.T, s *Samples, newCore NewCore) {
+	// A well-formed postcode the register does not have.
+	pcs := map[string]bool{}
+	for _, a := range s.Rows[adreswijzer.NL] {
+		pcs[a.Postcode] = true
+	}
+	missing := "1399ZZ"
+	for pcs[missing] {
+		missing = "1398ZZ"
+	}
+	p := newNL(t, s, newCore, "en")
+	p.Manual()
+	p.Type("street", "Nergensstraat")
+	p.Type("number", "1")
+	p.Type("postcode", missing)
+	p.Type("city", "Weesp")
+	p.Submit()
+	p.Settle()
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "commits", len(p.Commits), 0)
+	eq(t, "message kind", p.View.MessageKind, "error")
+	if p.View.Message == "" || p.View.MessageField == "" {
+		t.Errorf("message %q on field %q: want the API's reason on a field", p.View.Message, p.View.MessageField)
+	}
+	eq(t, "focus", p.Focus, p.View.MessageField)
+	eq(t, "confirm offered for what cannot be delivered", p.View.Confirm.Visible, false)
+}

@@ -1,0 +1,207 @@
+package form
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// text names a sentence or label of the form itself. What the register says about an
+// address (issues, next steps) comes from the API in the requested language; these are the
+// words the API cannot know: labels, list states, and what happens when the API is not
+// there to ask.
+type text uint8
+
+const (
+	txtPostcode text = iota
+	txtNumber
+	txtAddition
+	txtBox
+	txtStreet
+	txtCity
+	txtOptional
+	txtNoAddition
+	txtNoBox
+	txtManual
+	txtConfirm
+	txtPostcodeFormat
+	txtPostcodeFormatBE
+	txtNumberMissing
+	txtStreetMissing
+	txtCityMissing
+	txtChooseAddition
+	txtChooseBox
+	txtAdditions
+	txtBoxes
+	txtStreets
+	txtStreet1
+	txtFound
+	txtChosen
+	txtOffline
+	txtDisabled
+	txtManualHint
+	txtAcceptedAsTyped
+	txtConfirmed
+	txtChooseSuggestion
+	txtSearching
+	txtRegion
+	numTexts
+)
+
+// Placeholders: {n} a count, {a} an address. Replaced without fmt, which the WebAssembly
+// build avoids for its size.
+var texts = map[adreswijzer.Language]*[numTexts]string{
+	adreswijzer.LangNL: {
+		txtPostcode:         "Postcode",
+		txtNumber:           "Huisnummer",
+		txtAddition:         "Toevoeging",
+		txtBox:              "Bus",
+		txtStreet:           "Straat",
+		txtCity:             "Plaats",
+		txtOptional:         "(niet verplicht)",
+		txtNoAddition:       "geen toevoeging",
+		txtNoBox:            "geen bus",
+		txtManual:           "Adres zelf invullen",
+		txtConfirm:          "Dit adres klopt, gebruik het zoals ik het heb ingevuld",
+		txtPostcodeFormat:   "Vul een geldige postcode in, bijvoorbeeld 1234 AB.",
+		txtPostcodeFormatBE: "Vul een geldige postcode van vier cijfers in, bijvoorbeeld 1000.",
+		txtNumberMissing:    "Vul een huisnummer in.",
+		txtStreetMissing:    "Vul de straat in.",
+		txtCityMissing:      "Vul de plaats in.",
+		txtChooseAddition:   "Kies een toevoeging uit de lijst.",
+		txtChooseBox:        "Kies een busnummer uit de lijst.",
+		txtAdditions:        "{n} adressen op dit huisnummer. Kies de toevoeging met de pijltjestoetsen of klik erop.",
+		txtBoxes:            "{n} adressen op dit huisnummer. Kies het busnummer met de pijltjestoetsen of klik erop.",
+		txtStreets:          "{n} straten gevonden. Kies met de pijltjestoetsen of klik erop.",
+		txtStreet1:          "1 straat gevonden. Kies met de pijltjestoetsen of klik erop.",
+		txtFound:            "Adres gevonden: {a}.",
+		txtChosen:           "Adres: {a}.",
+		txtOffline:          "De adrescontrole reageert nu niet. Vul uw adres zelf in; het wordt gebruikt zoals ingevuld.",
+		txtDisabled:         "De adrescontrole is op deze website niet beschikbaar. Vul uw adres zelf in.",
+		txtManualHint:       "Vul de straat en de plaats zelf in.",
+		txtAcceptedAsTyped:  "Adres overgenomen zoals ingevuld: {a}.",
+		txtConfirmed:        "Adres bevestigd: {a}.",
+		txtChooseSuggestion: "Kies het juiste adres uit de lijst.",
+		txtSearching:        "Adres zoeken…",
+		txtRegion:           "Adres",
+	},
+	adreswijzer.LangFR: {
+		txtPostcode:         "Code postal",
+		txtNumber:           "Numéro",
+		txtAddition:         "Complément",
+		txtBox:              "Boîte",
+		txtStreet:           "Rue",
+		txtCity:             "Localité",
+		txtOptional:         "(facultatif)",
+		txtNoAddition:       "sans complément",
+		txtNoBox:            "sans boîte",
+		txtManual:           "Saisir l'adresse moi-même",
+		txtConfirm:          "Cette adresse est correcte, utilisez-la telle que je l'ai saisie",
+		txtPostcodeFormat:   "Saisissez un code postal valide, par exemple 1234 AB.",
+		txtPostcodeFormatBE: "Saisissez un code postal valide de quatre chiffres, par exemple 1000.",
+		txtNumberMissing:    "Saisissez un numéro.",
+		txtStreetMissing:    "Saisissez la rue.",
+		txtCityMissing:      "Saisissez la localité.",
+		txtChooseAddition:   "Choisissez un complément dans la liste.",
+		txtChooseBox:        "Choisissez un numéro de boîte dans la liste.",
+		txtAdditions:        "{n} adresses à ce numéro. Choisissez le complément avec les flèches ou en cliquant.",
+		txtBoxes:            "{n} adresses à ce numéro. Choisissez la boîte avec les flèches ou en cliquant.",
+		txtStreets:          "{n} rues trouvées. Choisissez avec les flèches ou en cliquant.",
+		txtStreet1:          "1 rue trouvée. Choisissez avec les flèches ou en cliquant.",
+		txtFound:            "Adresse trouvée : {a}.",
+		txtChosen:           "Adresse : {a}.",
+		txtOffline:          "Le contrôle d'adresse ne répond pas pour le moment. Saisissez votre adresse ; elle sera utilisée telle quelle.",
+		txtDisabled:         "Le contrôle d'adresse n'est pas disponible sur ce site. Saisissez votre adresse vous-même.",
+		txtManualHint:       "Saisissez vous-même la rue et la localité.",
+		txtAcceptedAsTyped:  "Adresse reprise telle que saisie : {a}.",
+		txtConfirmed:        "Adresse confirmée : {a}.",
+		txtChooseSuggestion: "Choisissez la bonne adresse dans la liste.",
+		txtSearching:        "Recherche de l'adresse…",
+		txtRegion:           "Adresse",
+	},
+	adreswijzer.LangDE: {
+		txtPostcode:         "Postleitzahl",
+		txtNumber:           "Hausnummer",
+		txtAddition:         "Zusatz",
+		txtBox:              "Briefkasten",
+		txtStreet:           "Straße",
+		txtCity:             "Ort",
+		txtOptional:         "(optional)",
+		txtNoAddition:       "kein Zusatz",
+		txtNoBox:            "kein Briefkasten",
+		txtManual:           "Adresse selbst eingeben",
+		txtConfirm:          "Diese Adresse stimmt, so wie ich sie eingegeben habe",
+		txtPostcodeFormat:   "Geben Sie eine gültige Postleitzahl ein, zum Beispiel 1234 AB.",
+		txtPostcodeFormatBE: "Geben Sie eine gültige vierstellige Postleitzahl ein, zum Beispiel 1000.",
+		txtNumberMissing:    "Geben Sie eine Hausnummer ein.",
+		txtStreetMissing:    "Geben Sie die Straße ein.",
+		txtCityMissing:      "Geben Sie den Ort ein.",
+		txtChooseAddition:   "Wählen Sie einen Zusatz aus der Liste.",
+		txtChooseBox:        "Wählen Sie einen Briefkasten aus der Liste.",
+		txtAdditions:        "{n} Adressen unter dieser Hausnummer. Wählen Sie den Zusatz mit den Pfeiltasten oder per Klick.",
+		txtBoxes:            "{n} Adressen unter dieser Hausnummer. Wählen Sie den Briefkasten mit den Pfeiltasten oder per Klick.",
+		txtStreets:          "{n} Straßen gefunden. Wählen Sie mit den Pfeiltasten oder per Klick.",
+		txtStreet1:          "1 Straße gefunden. Wählen Sie mit den Pfeiltasten oder per Klick.",
+		txtFound:            "Adresse gefunden: {a}.",
+		txtChosen:           "Adresse: {a}.",
+		txtOffline:          "Die Adressprüfung antwortet gerade nicht. Geben Sie Ihre Adresse ein; sie wird wie eingegeben verwendet.",
+		txtDisabled:         "Die Adressprüfung ist auf dieser Website nicht verfügbar. Bitte geben Sie Ihre Adresse selbst ein.",
+		txtManualHint:       "Geben Sie Straße und Ort selbst ein.",
+		txtAcceptedAsTyped:  "Adresse wie eingegeben übernommen: {a}.",
+		txtConfirmed:        "Adresse bestätigt: {a}.",
+		txtChooseSuggestion: "Wählen Sie die richtige Adresse aus der Liste.",
+		txtSearching:        "Adresse wird gesucht…",
+		txtRegion:           "Adresse",
+	},
+	adreswijzer.LangEN: {
+		txtPostcode:         "Postcode",
+		txtNumber:           "House number",
+		txtAddition:         "Addition",
+		txtBox:              "Box",
+		txtStreet:           "Street",
+		txtCity:             "Town or city",
+		txtOptional:         "(optional)",
+		txtNoAddition:       "no addition",
+		txtNoBox:            "no box",
+		txtManual:           "Enter the address myself",
+		txtConfirm:          "This address is correct, use it as I entered it",
+		txtPostcodeFormat:   "Enter a valid postcode, for example 1234 AB.",
+		txtPostcodeFormatBE: "Enter a valid four-digit postcode, for example 1000.",
+		txtNumberMissing:    "Enter a house number.",
+		txtStreetMissing:    "Enter the street.",
+		txtCityMissing:      "Enter the town or city.",
+		txtChooseAddition:   "Choose an addition from the list.",
+		txtChooseBox:        "Choose a box number from the list.",
+		txtAdditions:        "{n} addresses at this number. Choose the addition with the arrow keys or by clicking.",
+		txtBoxes:            "{n} addresses at this number. Choose the box with the arrow keys or by clicking.",
+		txtStreets:          "{n} streets found. Choose with the arrow keys or by clicking.",
+		txtStreet1:          "1 street found. Choose with the arrow keys or by clicking.",
+		txtFound:            "Address found: {a}.",
+		txtChosen:           "Address: {a}.",
+		txtOffline:          "The address check is not responding right now. Enter your address; it will be used as entered.",
+		txtDisabled:         "Address checking is not available on this website. Please enter your address yourself.",
+		txtManualHint:       "Enter the street and the town yourself.",
+		txtAcceptedAsTyped:  "Address taken as entered: {a}.",
+		txtConfirmed:        "Address confirmed: {a}.",
+		txtChooseSuggestion: "Choose the right address from the list.",
+		txtSearching:        "Looking up the address…",
+		txtRegion:           "Address",
+	},
+}
+
+// say returns a text in the language with its placeholders filled.
+func say(lang adreswijzer.Language, t text, n int, addr string) string {
+	tab := texts[lang]
+	if tab == nil {
+		tab = texts[adreswijzer.DefaultLanguage]
+	}
+	s := tab[t]
+	if strings.Contains(s, "{n}") {
+		s = strings.ReplaceAll(s, "{n}", strconv.Itoa(n))
+	}
+	if strings.Contains(s, "{a}") {
+		s = strings.ReplaceAll(s, "{a}", addr)
+	}
+	return s
+}

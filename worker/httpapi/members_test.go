@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// The bodies are read member by member (see body.go) rather than into the wire types of
+// api.go; this keeps the two lists of members from drifting apart.
+func TestBodyMembersMatchWireTypes(t *testing.T) {
+	for _, tc := range []struct {
+		wire   any
+		member func(string) *value
+	}{
+		{adreswijzer.ValidateRequest{}, (&validateInput{}).member},
+		{adreswijzer.LookupRequest{}, (&lookupInput{}).member},
+		{adreswijzer.SuggestRequest{}, (&typeaheadInput{}).member},
+	} {
+		typ := reflect.TypeOf(tc.wire)
+		names := map[string]bool{}
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			names[name] = true
+			if tc.member(name) == nil {
+				t.Errorf("%s member %q is not read from a body", typ.Name(), name)
+			}
+		}
+		for _, extra := range []string{"Postcode", "countrycode", "", "x"} {
+			if !names[extra] && tc.member(extra) != nil {
+				t.Errorf("%s: member %q is read though the wire type has none", typ.Name(), extra)
+			}
+		}
+	}
+}
+
+// The scanner over json.Valid input finds the members encoding/json would, whatever the
+// spacing, nesting and escapes.
+func TestEachMember(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want string // name=raw pairs joined by "|"
+		ok   bool
+	}{
+		{`{}`, ``, true},
+		{` { } `, ``, true},
+		{`{"a":"x"}`, `a="x"`, true},
+		{"{\n\t\"a\" : 1 ,\r\n \"b\":[1,{\"c\":\"}]\"}],\"d\":{\"e\":[\"\\\"\"]},\"f\":null,\"g\":true}", `a=1|b=[1,{"c":"}]"}]|d={"e":["\""]}|f=null|g=true`, true},
+		{`{"countr\u0079Code":"N\u004c","x\"y":"a\\b"}`, `countryCode="N\u004c"|x"y="a\\b"`, true},
+		{`[1]`, ``, false},
+		{`"x"`, ``, false},
+		{`null`, ``, false},
+	} {
+		var got []string
+		ok := eachMember([]byte(tc.body), func(name, raw []byte) { got = append(got, memberName(name)+"="+string(raw)) })
+		if ok != tc.ok || strings.Join(got, "|") != tc.want {
+			t.Errorf("%s: %v %q, want %v %q", tc.body, ok, strings.Join(got, "|"), tc.ok, tc.want)
+		}
+	}
+	for raw, want := range map[string]value{
+		`"Weesp"`:           {kind: text, s: "Weesp"},
+		`"\u00e9\n"`:        {kind: text, s: "é\n"},
+		`""`:                {kind: text, s: ""},
+		`null`:              {kind: null},
+		`false`:             {kind: boolean, s: "false"},
+		`0`:                 {kind: other},
+		`{"a":1}`:           {kind: other},
+		"\"caf\xc3\xa9\"":   {kind: text, s: "café"},
+		"\"bad \xff byte\"": {kind: text, s: "bad \ufffd byte"},
+	} {
+		if got := rawValue([]byte(raw)); got != want {
+			t.Errorf("rawValue(%s) = %+v, want %+v", raw, got, want)
+		}
+	}
+}

@@ -1,0 +1,268 @@
+package match
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/carrier"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
+)
+
+// Register names and the credit line the BeST licence (CC BY 4.0) asks for. They are part of
+// every answer's meta so a caller can show where a verdict came from.
+const (
+	SourceBAG        = "BAG (Kadaster)"
+	SourceBeST       = "BeST Address (FPS BOSA)"
+	AttributionBeST  = "Contains BeST Address data of FPS BOSA, licensed under CC BY 4.0"
+	defaultCarrierNL = adreswijzer.PostNL
+	defaultCarrierBE = adreswijzer.Bpost
+)
+
+// meta describes the dataset an answer came from. ds may be nil (unsupported country, or
+// nothing looked up), which leaves the register fields null as the spec allows.
+func meta(c adreswijzer.Country, ds adreswijzer.Dataset, lang adreswijzer.Language) adreswijzer.Meta {
+	m := adreswijzer.Meta{Language: lang}
+	switch c {
+	case adreswijzer.NL:
+		m.Source = ptr(SourceBAG)
+	case adreswijzer.BE:
+		m.Source = ptr(SourceBeST)
+		m.Attribution = ptr(AttributionBeST)
+	}
+	if ds != nil {
+		if v := string(ds.Info().Version); v != "" {
+			m.DatasetVersion = &v
+		}
+	}
+	return m
+}
+
+// answerLanguage is the language of messages and names when the caller asks for none. A
+// customer who typed a street name in one register language is answered in it: in Brussels,
+// where every street has a Dutch and a French name, that is the only clue to the customer's
+// language. Otherwise (nothing typed yet, or a name the same in both languages such as
+// "Kasteelhof") the region decides, as carrier.DisplayLanguage orders the regions: Dutch for
+// the Netherlands and Flanders, French for Wallonia and for Brussels (the language of most of
+// its residents and of nearly all its international mail), German for the German-speaking
+// municipalities.
+func answerLanguage(requested string, c adreswijzer.Country, postcode string, typed *nameMatch) adreswijzer.Language {
+	if l, ok := adreswijzer.ParseLanguage(requested); ok {
+		return l
+	}
+	if c != adreswijzer.BE {
+		return adreswijzer.DefaultLanguage
+	}
+	region := carrier.DisplayLanguage(&adreswijzer.Address{Country: c, Postcode: postcode}, "")
+	if typed == nil || typed.level < levelFuzzy || typed.bilingual {
+		return region
+	}
+	switch typed.kind {
+	case kindNL:
+		return adreswijzer.LangNL
+	case kindFR:
+		return adreswijzer.LangFR
+	case kindDE:
+		return adreswijzer.LangDE
+	}
+	return region
+}
+
+// carrierFor is the carrier whose fields a lookup shows when the caller names none: the
+// national postal operator of the address's country, whose limits every shop must meet
+// anyway. LookupAddress.carrier is required, so it cannot be left out.
+func carrierFor(requested string, c adreswijzer.Country) adreswijzer.Carrier {
+	if k, ok := adreswijzer.ParseCarrier(requested); ok {
+		return k
+	}
+	if c == adreswijzer.BE {
+		return defaultCarrierBE
+	}
+	return defaultCarrierNL
+}
+
+// normalized writes a register address as checkout fields: the street and the house number
+// with its letter (or bis) in address1, the toevoeging or the box after its marker in
+// address2, the printed postcode. Names follow carrier.DisplayLanguage, so the fields agree
+// with formatted and carrier. Validating these fields again gives "valid".
+func normalized(a *adreswijzer.Address, lang adreswijzer.Language) adreswijzer.NormalizedAddress {
+	cf := carrier.Fields(a, "", lang)
+	n := adreswijzer.NormalizedAddress{
+		Address1:    strings.TrimSpace(cf.Street + " " + cf.HouseNumber + a.HouseNumberSuffix),
+		Zip:         adreswijzer.FormatPostcode(a.Country, a.Postcode),
+		City:        cf.City,
+		CountryCode: a.Country,
+	}
+	if u := unitText(a, cf); u != "" {
+		n.Address2 = &u
+	}
+	return n
+}
+
+// unitText is the toevoeging, or the box with its marker in the display language ("bus 3",
+// "bte 3"): the carrier's addition without the letter that normalized puts in address1.
+func unitText(a *adreswijzer.Address, cf adreswijzer.CarrierAddress) string {
+	if a.Unit() == "" || cf.HouseNumberAddition == nil {
+		return ""
+	}
+	if a.Country == adreswijzer.NL {
+		return a.Addition
+	}
+	return strings.TrimPrefix(*cf.HouseNumberAddition, a.HouseNumberSuffix+" ")
+}
+
+func addressMatch(a *adreswijzer.Address, lang adreswijzer.Language) *adreswijzer.AddressMatch {
+	cf := carrier.Fields(a, "", lang)
+	m := &adreswijzer.AddressMatch{
+		Street:            cf.Street,
+		HouseNumber:       numberPtr(a.HouseNumber),
+		HouseNumberSuffix: strPtr(a.HouseNumberSuffix),
+		Unit:              strPtr(a.Unit()),
+		Locality:          cf.City,
+		Postcode:          a.Postcode,
+	}
+	if t := a.UnitType(); t != adreswijzer.UnitNone {
+		m.UnitType = &t
+	}
+	return m
+}
+
+// lookupAddress is one address of a lookup answer. Its addition is the carrier's
+// houseNumberAddition, so what a form offers to pick is exactly what it later sends on.
+func lookupAddress(a *adreswijzer.Address, k adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.LookupAddress {
+	cf := carrier.Fields(a, k, lang)
+	la := adreswijzer.LookupAddress{
+		Street:            cf.Street,
+		HouseNumber:       numberPtr(a.HouseNumber),
+		HouseNumberSuffix: strPtr(a.HouseNumberSuffix),
+		Unit:              strPtr(a.Unit()),
+		Addition:          cf.HouseNumberAddition,
+		Postcode:          a.Postcode,
+		Locality:          cf.City,
+		Planned:           a.Planned(),
+		Formatted:         carrier.Lines(a, lang),
+		Carrier:           cf,
+	}
+	if t := a.UnitType(); t != adreswijzer.UnitNone {
+		la.UnitType = &t
+	}
+	return la
+}
+
+// sortAddresses orders the addresses at one number the way people read them: the bare
+// number first, then by letter, then by unit with numbers compared as numbers ("2" before
+// "10"), so a form's list of additions reads naturally.
+func sortAddresses(as []adreswijzer.Address) {
+	slices.SortStableFunc(as, func(a, b adreswijzer.Address) int {
+		if c := cmp.Compare(a.HouseNumber, b.HouseNumber); c != 0 {
+			return c
+		}
+		if c := naturalCompare(a.HouseNumberSuffix, b.HouseNumberSuffix); c != 0 {
+			return c
+		}
+		if c := naturalCompare(a.Unit(), b.Unit()); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Postcode, b.Postcode); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Street.PickPrimary(false), b.Street.PickPrimary(false)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+// naturalCompare compares case-insensitively with digit runs taken as numbers; the empty
+// string sorts first.
+func naturalCompare(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" || b == "" {
+		return cmp.Compare(len(a), len(b))
+	}
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			na, _ := strconv.Atoi(strings.TrimLeft(a[i:ei], "0") + "0")
+			nb, _ := strconv.Atoi(strings.TrimLeft(b[j:ej], "0") + "0")
+			if na != nb {
+				return cmp.Compare(na, nb)
+			}
+			if c := cmp.Compare(ei-i, ej-j); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if c := cmp.Compare(lower(ca), lower(cb)); c != 0 {
+			return c
+		}
+		i++
+		j++
+	}
+	return cmp.Compare(len(a)-i, len(b)-j)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// optionText is how an address at a number is offered to choose from in a message: the
+// house number as the register writes it, with the box after its marker.
+func optionText(a *adreswijzer.Address, lang adreswijzer.Language) string {
+	if a.Country == adreswijzer.NL {
+		return a.NumberText()
+	}
+	cf := carrier.Fields(a, "", lang)
+	s := a.NumberText()
+	if u := unitText(a, cf); u != "" {
+		s += " " + u
+	}
+	return s
+}
+
+// options lists every choice; messages names ten and counts the rest.
+func options(as []adreswijzer.Address, lang adreswijzer.Language) []string {
+	out := make([]string, 0, len(as))
+	for i := range as {
+		out = append(out, optionText(&as[i], lang))
+	}
+	return out
+}
+
+func issue(lang adreswijzer.Language, code adreswijzer.IssueCode, f adreswijzer.Field, d messages.Details) adreswijzer.Issue {
+	return messages.NewIssue(lang, code, f, d)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func numberPtr(n int) *int {
+	if n <= 0 {
+		return nil
+	}
+	return &n
+}

@@ -1,0 +1,213 @@
+package match
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/store/memory"
+)
+
+// Targets (reported, never asserted in unit tests):
+//   - Suggest at national size: p99 at most 10 ms per keystroke.
+//   - Validate and Lookup on the memory store: well under a millisecond, so that the
+//     checkout answer is dominated by the network.
+
+var nationalStore struct {
+	once  sync.Once
+	store *memory.Store
+	err   error
+}
+
+// nationalEngine serves the national-size street catalog (nationalAddresses) from the
+// memory store, with the index already built, as a worker has it after Warm.
+func nationalEngine(b testing.TB) *Engine {
+	b.Helper()
+	addrs := nationalAddresses(b)
+	nationalStore.once.Do(func() {
+		ctx := context.Background()
+		s := memory.New(memory.Options{})
+		w, err := s.Begin(ctx, adreswijzer.NL)
+		if err != nil {
+			nationalStore.err = err
+			return
+		}
+		for _, a := range addrs {
+			if err := w.Add(a); err != nil {
+				nationalStore.err = err
+				return
+			}
+		}
+		if _, err := w.Commit(ctx, "bag:2019-01-14"); err != nil {
+			nationalStore.err = err
+			return
+		}
+		nationalStore.store = s
+	})
+	if nationalStore.err != nil {
+		b.Fatal(nationalStore.err)
+	}
+	e := New(nationalStore.store, Options{})
+	if err := e.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// typedQueries are what people send while typing real national street names: every
+// keystroke from the third letter on, and the whole name with one letter dropped or two
+// letters swapped (the typo tier), drawn evenly from the 131,727 names.
+func typedQueries(b testing.TB) []string {
+	names, _ := nationalStreetNames(b)
+	var qs []string
+	for i := 0; i < len(names); i += 331 {
+		r := []rune(names[i])
+		for n := 3; n <= len(r); n++ {
+			qs = append(qs, string(r[:n]))
+		}
+		if t, ok := typo(names[i]); ok {
+			qs = append(qs, t)
+		}
+		if t, ok := transpose(names[i]); ok {
+			qs = append(qs, t)
+		}
+	}
+	return qs
+}
+
+// percentiles reports the latency distribution of the timed calls.
+func percentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) }
+	b.ReportMetric(at(0.50), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds()), "max-µs")
+}
+
+func BenchmarkSuggestNational(b *testing.B) {
+	e := nationalEngine(b)
+	qs := typedQueries(b)
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Suggest(ctx, SuggestQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, lat)
+	b.ReportMetric(float64(len(qs)), "distinct-queries")
+}
+
+// BenchmarkIndexNational builds the suggest index of the national catalog and reports the
+// heap it keeps.
+func BenchmarkIndexNational(b *testing.B) {
+	nationalEngine(b)
+	ds, err := nationalStore.store.Active(context.Background(), adreswijzer.NL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat := ds.Catalog()
+	var ix *index
+	var before, after runtime.MemStats
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ix = buildIndex(cat)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(len(ix.cat.Streets)), "streets")
+}
+
+func BenchmarkValidate(b *testing.B) {
+	e, s := sampleEngine(b)
+	cases := qualityCases(s)
+	ctx := context.Background()
+	for _, c := range cases[:50] {
+		// Warm the indexes so the first iterations do not pay for them.
+		if _, err := e.Validate(ctx, c.req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Validate(ctx, cases[i%len(cases)].req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, lat)
+	b.ReportMetric(float64(len(cases)), "distinct-inputs")
+}
+
+func BenchmarkLookup(b *testing.B) {
+	e, s := sampleEngine(b)
+	var qs []LookupQuery
+	for i, a := range s.nl {
+		if i%7 == 0 && a.Postcode != "" {
+			qs = append(qs, LookupQuery{Country: adreswijzer.NL, Postcode: a.Postcode, Number: a.HouseNumber})
+		}
+	}
+	for i, a := range s.be {
+		if i%7 == 0 {
+			qs = append(qs, LookupQuery{Country: adreswijzer.BE, Postcode: a.Postcode, Street: streetName(&a, a.Street.NL == ""), Number: a.HouseNumber})
+		}
+	}
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Lookup(ctx, qs[i%len(qs)]); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, lat)
+	b.ReportMetric(float64(len(qs)), "distinct-queries")
+}
+
+func BenchmarkAutocomplete(b *testing.B) {
+	e, s := sampleEngine(b)
+	var qs []string
+	for i, a := range s.nl {
+		if i%53 == 0 && a.Postcode != "" {
+			qs = append(qs, a.Street.NL+" "+strconv.Itoa(a.HouseNumber), a.Postcode+" "+strconv.Itoa(a.HouseNumber))
+		}
+	}
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Autocomplete(ctx, AutocompleteQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, lat)
+}

@@ -1,0 +1,143 @@
+package match
+
+import (
+	"context"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
+)
+
+// LookupQuery asks for every address at a house number: NL by postcode and number, BE by
+// postcode, street and number (a Belgian postcode spans many streets). The HTTP layer has
+// checked that the required parameters are present and well-formed.
+type LookupQuery struct {
+	Country  adreswijzer.Country
+	Postcode string
+	Number   int
+	// Street is required for BE, in either register language and typo-tolerant. For NL it
+	// is optional and only narrows the answer when a postcode and number span two streets.
+	Street string
+	// Lang is the language of messages and names; empty picks the region's.
+	Lang adreswijzer.Language
+	// Carrier whose fields each address carries; empty gives the country's postal operator
+	// (PostNL, bpost), because LookupAddress.carrier is required.
+	Carrier adreswijzer.Carrier
+}
+
+// Lookup returns every address at the number with the additions to choose from, sorted as
+// people read them (the bare number, then letters, then units in numeric order). When there
+// is none, the list is empty and an issue says whether the postcode, the street or the
+// number was not found.
+func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupResponse, error) {
+	resp := adreswijzer.LookupResponse{Addresses: []adreswijzer.LookupAddress{}, Additions: []*string{}, Issues: []adreswijzer.Issue{}}
+	c, ok := adreswijzer.ParseCountry(string(q.Country))
+	if !ok {
+		lang := answerLanguage(string(q.Lang), "", "", nil)
+		resp.Issues = append(resp.Issues, issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}))
+		resp.NextStep = messages.NextStep(lang, messages.UnsupportedCountry)
+		resp.Meta = meta("", nil, lang)
+		return resp, nil
+	}
+	ds, err := e.active(ctx, c)
+	if err != nil {
+		return adreswijzer.LookupResponse{}, err
+	}
+	ix := e.index(ds)
+	pc, pcErr := adreswijzer.NormalizePostcode(c, q.Postcode)
+	var found []adreswijzer.Address
+	var hit *nameMatch
+	var pend []pending
+	switch {
+	case pcErr != nil:
+		pend = append(pend, pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip})
+	case !ds.Catalog().HasPostcode(pc):
+		pend = append(pend, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+	default:
+		as, err := ds.AddressesAt(ctx, pc, q.Number)
+		if err != nil {
+			return adreswijzer.LookupResponse{}, storeErr(err)
+		}
+		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, newTypedName(q.Street))
+	}
+	sortAddresses(found)
+	lang := answerLanguage(string(q.Lang), c, pc, hit)
+	k := carrierFor(string(q.Carrier), c)
+	for i := range found {
+		la := lookupAddress(&found[i], k, lang)
+		resp.Addresses = append(resp.Addresses, la)
+		if !containsAddition(resp.Additions, la.Addition) {
+			resp.Additions = append(resp.Additions, la.Addition)
+		}
+	}
+	for _, p := range pend {
+		d := messages.Details{Country: c}
+		if p.street != nil {
+			d.Street = lookupAddress(p.street, "", lang).Street
+		}
+		resp.Issues = append(resp.Issues, issue(lang, p.code, p.field, d))
+	}
+	switch len(found) {
+	case 0:
+		resp.NextStep = messages.NextStep(lang, messages.LookupNone)
+	case 1:
+		resp.NextStep = messages.NextStep(lang, messages.LookupOne)
+	default:
+		resp.NextStep = messages.NextStep(lang, messages.LookupSeveral)
+	}
+	resp.Meta = meta(c, ds, lang)
+	return resp, nil
+}
+
+// lookupStreet keeps the addresses on the typed street. Without a street (NL) all addresses
+// at the number stay. The street is looked for among all streets of the postcode, so that a
+// street that exists there without the number gives HOUSE_NUMBER_NOT_FOUND and one that does
+// not exist there gives STREET_MISMATCH. A street matched only after a correction is named in
+// a STREET_MISMATCH warning beside the addresses.
+func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc string, as []adreswijzer.Address, street typedName) ([]adreswijzer.Address, *nameMatch, []pending) {
+	if street.empty() {
+		if len(as) == 0 {
+			return nil, nil, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}
+		}
+		return as, nil, nil
+	}
+	var best nameMatch
+	var bestID string
+	for i := range as {
+		var buf [4]nameVariant
+		if m := matchStreet(street, ix.streetVariantsOf(&as[i], &buf)); m.better(best) {
+			best, bestID = m, as[i].StreetID
+		}
+	}
+	if best.level >= levelFuzzy {
+		kept := filterAddrs(as, func(a *adreswijzer.Address) bool { return a.StreetID == bestID })
+		var pend []pending
+		if best.level != levelExact {
+			pend = append(pend, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &kept[0]})
+		}
+		return kept, &best, pend
+	}
+	if c == adreswijzer.NL && len(as) > 0 {
+		// The postcode and number identify a Dutch address; a street typed differently does
+		// not hide it.
+		return as, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &as[0]}}
+	}
+	for _, st := range placeStreets(cat.PlacesIn(pc)) {
+		var buf [4]nameVariant
+		if m := matchStreet(street, ix.streetVariants(st, &buf)); m.level >= levelFuzzy {
+			return nil, &m, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}
+		}
+	}
+	if len(as) == 0 && c == adreswijzer.NL {
+		return nil, nil, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}
+	}
+	return nil, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}}
+}
+
+func containsAddition(list []*string, s *string) bool {
+	for _, x := range list {
+		if x == nil && s == nil || x != nil && s != nil && *x == *s {
+			return true
+		}
+	}
+	return false
+}

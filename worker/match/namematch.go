@@ -1,0 +1,194 @@
+package match
+
+import (
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// The cascade of the Flemish Adresmatch, per name: exact (letter case and spacing aside),
+// normalised (diacritics, punctuation and spaces aside), abbreviations toggled, fuzzy, and
+// containment. The level a name matched at decides both whether the candidate counts and
+// whether the answer is "valid" (only the exact level is) or "corrected".
+
+type level uint8
+
+const (
+	levelNone    level = iota
+	levelContain       // one name contains the other as whole words
+	levelFuzzy         // composite similarity over the threshold
+	levelAlias         // another name of the same place (Den Haag, Luik, a Dutch gemeente)
+	levelCanon         // equal once abbreviations are reduced (Burg. / Burgemeester)
+	levelFolded        // equal without diacritics, punctuation and spaces
+	levelExact         // as the register writes it, letter case and spacing aside
+)
+
+// nameMatch is how well a typed name fits a register name.
+type nameMatch struct {
+	level level
+	score float64 // 0..1, for ranking candidates against each other
+	kind  nameKind
+	name  string // the register name that matched
+	// bilingual: names in two languages matched equally well (Brussels "Kasteelhof" is
+	// Dutch and French), so the match says nothing about the customer's language.
+	bilingual bool
+}
+
+func (m nameMatch) better(o nameMatch) bool {
+	if m.level != o.level {
+		return m.level > o.level
+	}
+	return m.score > o.score
+}
+
+// typedName holds the forms of one typed name, computed once per request.
+type typedName struct {
+	raw     string
+	folded  string
+	compact string
+	canon   string
+	bigrams []uint16 // of folded, sorted, for similarity
+}
+
+func newTypedName(s string) typedName {
+	f := fold(s)
+	return typedName{
+		raw: collapseSpaces(s), folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: canon(s),
+		bigrams: sortedBigrams(f),
+	}
+}
+
+func (t typedName) empty() bool { return t.folded == "" }
+
+// matchName compares a typed name with one register name variant.
+func matchName(t typedName, v nameVariant) nameMatch {
+	m := nameMatch{kind: v.kind, name: v.name}
+	switch {
+	case t.empty():
+	case sameText(t.raw, v.name):
+		m.level, m.score = levelExact, 1
+	case equalWithoutSpaces(t.compact, v.folded):
+		m.level, m.score = levelFolded, 0.97
+	case t.canon == v.canon:
+		m.level, m.score = levelCanon, 0.95
+	default:
+		if s := t.similarity(v.folded); s >= similarityThreshold {
+			m.level, m.score = levelFuzzy, 0.9*s
+		} else if containsWords(t.folded, v.folded) || (len(t.folded) >= 4 && strings.HasPrefix(v.folded, t.folded)) {
+			// "Bloemendalerweg Weesp" typed into the street field, or "Heerlijkheid" for
+			// "Heerlijkheidsstraat": the last resort of the cascade.
+			m.level, m.score = levelContain, 0.7
+		}
+	}
+	return m
+}
+
+// equalWithoutSpaces reports whether compact equals folded with its spaces removed.
+func equalWithoutSpaces(compact, folded string) bool {
+	i := 0
+	for j := 0; j < len(folded); j++ {
+		if folded[j] == ' ' {
+			continue
+		}
+		if i >= len(compact) || compact[i] != folded[j] {
+			return false
+		}
+		i++
+	}
+	return i == len(compact)
+}
+
+// containsWords reports whether the folded text holds the folded name as whole words.
+func containsWords(text, name string) bool {
+	if len(name) < 4 || len(text) <= len(name) {
+		return false
+	}
+	i := strings.Index(" "+text+" ", " "+name+" ")
+	return i >= 0
+}
+
+// matchStreet returns the best match of the typed street among a street's name variants.
+func matchStreet(t typedName, vars []nameVariant) nameMatch {
+	var best nameMatch
+	for _, v := range vars {
+		m := matchName(t, v)
+		switch {
+		case m.better(best):
+			best = m
+		case m.level == best.level && m.level != levelNone && m.score == best.score && m.kind != best.kind && m.kind != kindShort:
+			best.bilingual = true
+		}
+	}
+	return best
+}
+
+// streetVariantsOf returns the name variants of an address's street: from the index when the
+// register id is known, else computed (a street without a register id).
+func (ix *index) streetVariantsOf(a *adreswijzer.Address, buf *[4]nameVariant) []nameVariant {
+	if a.StreetID != "" {
+		if i, ok := ix.streetByID(a.StreetID); ok {
+			return ix.streetVariants(i, buf)
+		}
+	}
+	return variantsOf(a.Street, a.StreetShort, buf)
+}
+
+func variantsOf(n adreswijzer.Names, short string, buf *[4]nameVariant) []nameVariant {
+	out := buf[:0]
+	for _, p := range [...]struct {
+		kind nameKind
+		name string
+	}{{kindNL, n.NL}, {kindFR, n.FR}, {kindDE, n.DE}, {kindShort, short}} {
+		if p.name != "" {
+			out = append(out, nameVariant{kind: p.kind, name: p.name, folded: fold(p.name), canon: canon(p.name)})
+		}
+	}
+	return out
+}
+
+// matchCity compares a typed city with the names of a locality: its own names in every
+// language, their parts ("Haren" in "Brussel (Haren)"), and the municipality. A Belgian
+// municipality name is as good as the locality's (bpost accepts "1502 Halle" for Lembeek);
+// the Dutch postal line carries the woonplaats, so a gemeente name is a correction there.
+func matchCity(country adreswijzer.Country, t typedName, loc *adreswijzer.Locality) nameMatch {
+	var best nameMatch
+	if t.empty() {
+		return best
+	}
+	typedKey := cityKey(t.raw)
+	try := func(name string, muni bool) {
+		m := nameMatch{name: name}
+		key := cityKey(name)
+		switch {
+		case sameText(t.raw, name):
+			m.level, m.score = levelExact, 1
+		case typedKey == key:
+			m.level, m.score = levelFolded, 0.97
+		case isAlias(typedKey, key):
+			m.level, m.score = levelAlias, 0.9
+		default:
+			if s := similarity(t.folded, fold(name)); s >= similarityThreshold {
+				m.level, m.score = levelFuzzy, 0.8*s
+			}
+		}
+		if muni && country == adreswijzer.NL && m.level > levelAlias {
+			m.level, m.score = levelAlias, 0.9
+		}
+		if m.better(best) {
+			best = m
+		}
+	}
+	for _, n := range loc.Names.All() {
+		try(n, false)
+		for _, p := range placeNameParts(n) {
+			try(p, false)
+		}
+	}
+	for _, n := range loc.Municipality.All() {
+		try(n, true)
+		for _, p := range placeNameParts(n) {
+			try(p, true)
+		}
+	}
+	return best
+}

@@ -1,0 +1,791 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/carrier"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
+)
+
+// Validate judges an address as a checkout holds it. The verdict is "valid" only when one
+// register address matches and everything was typed as the register writes it (letter case
+// and spacing aside, and the house number compared by its parts: "bus 3" is box "0003");
+// "corrected" when one address matches after a correction; "ambiguous" when several fit;
+// "invalid" when none does. blocking is true only where the spec allows it, and never for an
+// address the register knows, however it was typed.
+//
+// normalized, formatted and match are filled when one address matched (valid, corrected),
+// null otherwise; carrier only when the request also names a carrier, because a
+// CarrierAddress for a carrier nobody asked for would be noise in a checkout answer (its
+// CARRIER_LINE_TOO_LONG warnings are copied into issues as well).
+//
+// The only errors are the store's (wrapping adreswijzer.ErrUnavailable or ErrNoDataset).
+func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (adreswijzer.ValidateResponse, error) {
+	c, ok := adreswijzer.ParseCountry(r.CountryCode)
+	if !ok {
+		return unsupportedCountry(r), nil
+	}
+	ds, err := e.active(ctx, c)
+	if err != nil {
+		return adreswijzer.ValidateResponse{}, err
+	}
+	v := &validation{e: e, ctx: ctx, ds: ds, ix: e.index(ds), c: c, r: r}
+	v.parse()
+	out, err := v.run()
+	if err != nil {
+		return adreswijzer.ValidateResponse{}, err
+	}
+	return v.answer(out), nil
+}
+
+func unsupportedCountry(r adreswijzer.ValidateRequest) adreswijzer.ValidateResponse {
+	lang, ok := adreswijzer.ParseLanguage(r.Lang)
+	if !ok {
+		lang = adreswijzer.DefaultLanguage
+	}
+	return adreswijzer.ValidateResponse{
+		Status:      adreswijzer.VerdictInvalid,
+		Suggestions: []adreswijzer.NormalizedAddress{},
+		Confidence:  adreswijzer.ConfidenceLow,
+		Issues: []adreswijzer.Issue{
+			issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}),
+		},
+		NextStep: messages.NextStep(lang, messages.UnsupportedCountry),
+		Meta:     meta("", nil, lang),
+	}
+}
+
+// zipState is what the typed postcode turned out to be.
+type zipState uint8
+
+const (
+	zipOK      zipState = iota // well-formed
+	zipMissing                 // nothing typed
+	zipBad                     // cannot be a postcode of the country
+)
+
+type validation struct {
+	e   *Engine
+	ctx context.Context
+	ds  adreswijzer.Dataset
+	ix  *index
+	c   adreswijzer.Country
+	r   adreswijzer.ValidateRequest
+
+	line      adreswijzer.AddressLine
+	hasNumber bool
+	// nums are the readings of the house number, the likeliest first: the street line with
+	// the unit of address2 merged in, then the alternatives when the two disagree.
+	nums      []adreswijzer.HouseNumber
+	unitField adreswijzer.Field // where the typed unit came from
+	street    typedName
+	city      typedName
+	zip       zipState
+	pc        string // register form when zip is zipOK
+	pcKnown   bool
+	pcExact   bool // typed exactly as the printed form
+	// pcPlaces are the localities of the typed postcode: a street and number found in the
+	// same place under another postcode is a postcode typo, not a different address.
+	pcPlaces []adreswijzer.Names
+}
+
+func (v *validation) parse() {
+	v.line = adreswijzer.ParseAddressLine(v.c, v.r.Address1)
+	addr2 := ""
+	if v.r.Address2 != nil {
+		addr2 = *v.r.Address2
+	}
+	v.unitField = adreswijzer.FieldAddress1
+	if !v.line.HasNumber && !v.line.PoBox && strings.TrimSpace(addr2) != "" {
+		// The street line may be in address2 (a company name in address1), or address2 may
+		// hold just the house number.
+		if l2 := adreswijzer.ParseAddressLine(v.c, addr2); l2.HasNumber && l2.Street != "" {
+			v.line, addr2 = l2, ""
+		} else if h, ok := adreswijzer.ParseHouseNumber(v.c, addr2); ok {
+			v.line.Number, v.line.HasNumber, addr2 = h, true, ""
+		}
+	}
+	v.hasNumber = v.line.HasNumber && v.line.Number.Number > 0
+	h := v.line.Number
+	v.nums = []adreswijzer.HouseNumber{h}
+	if unit, marker := adreswijzer.ParseUnit(v.c, addr2); unit != "" && v.hasNumber {
+		switch {
+		case h.Unit == "":
+			h.Unit, h.UnitMarker = unit, marker
+			v.nums = []adreswijzer.HouseNumber{h}
+			v.unitField = adreswijzer.FieldAddress2
+		case adreswijzer.LooseExtensionOf(h.Unit) != adreswijzer.LooseExtensionOf(unit):
+			// Two units: as for "16/1 bus 8", the one in the street line belongs to the
+			// house number; else either one alone.
+			merged := h
+			merged.Suffix, merged.Unit, merged.UnitMarker = h.Suffix+h.Unit, unit, marker
+			replaced := h
+			replaced.Unit, replaced.UnitMarker = unit, marker
+			v.nums = []adreswijzer.HouseNumber{merged, replaced, h}
+			v.unitField = adreswijzer.FieldAddress2
+		}
+	}
+	v.street = newTypedName(v.line.Street)
+	if v.r.City != nil {
+		v.city = newTypedName(*v.r.City)
+	}
+	pc, err := adreswijzer.NormalizePostcode(v.c, v.r.Zip)
+	switch {
+	case errors.Is(err, adreswijzer.ErrPostcodeEmpty):
+		v.zip = zipMissing
+	case err != nil:
+		v.zip = zipBad
+	default:
+		v.zip, v.pc = zipOK, pc
+		cat := v.ds.Catalog()
+		v.pcKnown = cat.HasPostcode(pc)
+		v.pcExact = sameText(v.r.Zip, adreswijzer.FormatPostcode(v.c, pc))
+		for _, p := range cat.PlacesIn(pc) {
+			if n := cat.Localities[p.Locality].Names; !slices.Contains(v.pcPlaces, n) {
+				v.pcPlaces = append(v.pcPlaces, n)
+			}
+		}
+	}
+}
+
+// pending is an issue whose message is written once the answer's language is known (it may
+// depend on the street the customer typed) and whose names come from the matched address.
+type pending struct {
+	code    adreswijzer.IssueCode
+	field   adreswijzer.Field
+	unit    adreswijzer.UnitType
+	street  *adreswijzer.Address // STREET_MISMATCH names its street
+	city    *adreswijzer.Address // CITY_MISMATCH names its locality
+	options []adreswijzer.Address
+}
+
+// outcome is the decision, before it is written in the answer's language.
+type outcome struct {
+	status     adreswijzer.Verdict
+	match      *adreswijzer.Address
+	streetHit  *nameMatch // how the typed street matched, for the answer language
+	cands      []adreswijzer.Address
+	issues     []pending
+	blocking   bool
+	confidence adreswijzer.Confidence
+	situation  messages.Situation
+}
+
+func (v *validation) run() (outcome, error) {
+	if v.line.PoBox {
+		return v.poBox(), nil
+	}
+	var out outcome
+	if !v.hasNumber {
+		out = outcome{
+			status:    adreswijzer.VerdictInvalid,
+			blocking:  true,
+			situation: messages.MissingHouseNumber,
+			issues:    []pending{{code: adreswijzer.IssueMissingHouseNumber, field: adreswijzer.FieldAddress1}},
+		}
+		v.zipIssues(&out)
+		out.confidence = adreswijzer.ConfidenceLow
+		return out, nil
+	}
+	groups, err := v.gather()
+	if err != nil {
+		return outcome{}, err
+	}
+	best, tie := v.choose(groups)
+	if best == nil {
+		return v.noMatch(groups)
+	}
+	if tie != nil {
+		// Two places fit equally well: the same street name in two postcodes of the town
+		// when no usable postcode was typed, or two streets the typed name is as close to.
+		cands := append(append([]adreswijzer.Address{}, best.addrs...), tie.addrs...)
+		sortAddresses(cands)
+		p := pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}
+		if v.zip != zipOK {
+			p = pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip}
+		}
+		return outcome{
+			status:     adreswijzer.VerdictAmbiguous,
+			streetHit:  &best.street,
+			cands:      cands,
+			confidence: adreswijzer.ConfidenceLow,
+			situation:  messages.Ambiguous,
+			issues:     []pending{p},
+		}, nil
+	}
+	return v.resolve(best), nil
+}
+
+// poBox answers a PO-box line. The registers hold no PO boxes, so an allowed one can only be
+// accepted unverified.
+func (v *validation) poBox() outcome {
+	if !v.r.AllowPoBox {
+		return outcome{
+			status:     adreswijzer.VerdictInvalid,
+			blocking:   true,
+			confidence: adreswijzer.ConfidenceLow,
+			situation:  messages.PoBoxNotAllowed,
+			issues:     []pending{{code: adreswijzer.IssuePoBoxNotAllowed, field: adreswijzer.FieldAddress1}},
+		}
+	}
+	out := outcome{status: adreswijzer.VerdictInvalid, confidence: adreswijzer.ConfidenceLow, situation: messages.InvalidConfirmable}
+	v.zipIssues(&out)
+	v.confirmed(&out)
+	return out
+}
+
+// zipIssues reports a missing or malformed postcode, which blocks: the spec's "missing or
+// impossible postcode".
+func (v *validation) zipIssues(out *outcome) {
+	if v.zip == zipOK {
+		return
+	}
+	out.issues = append(out.issues, pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip})
+	if v.otherCountryPostcode() {
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueCountryAmbiguous, field: adreswijzer.FieldCountryCode})
+		if !out.blocking {
+			out.situation = messages.CountryAmbiguous
+		}
+	}
+	if !out.blocking {
+		out.blocking = true
+		if out.situation != messages.CountryAmbiguous {
+			out.situation = messages.Blocking(adreswijzer.FieldZip)
+		}
+	}
+}
+
+// otherCountryPostcode reports whether a postcode that does not fit the chosen country is a
+// postcode of the other one that its register knows ("1130" in a Dutch form, "1382 KB" in a
+// Belgian one): then the country is what to ask about.
+func (v *validation) otherCountryPostcode() bool {
+	if v.zip != zipBad {
+		return false
+	}
+	other := adreswijzer.BE
+	if v.c == adreswijzer.BE {
+		other = adreswijzer.NL
+	}
+	pc, err := adreswijzer.NormalizePostcode(other, v.r.Zip)
+	if err != nil {
+		return false
+	}
+	ds, err := v.e.store.Active(v.ctx, other)
+	if err != nil {
+		return false
+	}
+	return ds.Catalog().HasPostcode(pc)
+}
+
+// group is the addresses at the typed number on one street in one postcode: the unit of
+// choice before the letter, toevoeging or box is resolved.
+type group struct {
+	addrs  []adreswijzer.Address
+	street nameMatch
+	city   nameMatch
+	// pcHit: 1 same postcode, 0.4 same Dutch PC4, 0.35 same place as the typed postcode,
+	// 0.3 no postcode usable, 0 elsewhere.
+	pcHit float64
+	score float64
+}
+
+// gather collects candidate addresses at the typed number, widening step by step as the
+// cascade of Adresmatch does and stopping as soon as a step finds the typed street: by
+// postcode; by the typed street within the postcode (the postcode may be one off along the
+// street); by the typed street within the typed city, its aliases and, in the Netherlands,
+// the postcode's PC4 area; by the exact street name nationally.
+func (v *validation) gather() ([]*group, error) {
+	n := v.nums[0].Number
+	ds, ix, cat := v.ds, v.ix, v.ds.Catalog()
+	seen := map[string]bool{}
+	byKey := map[string]*group{}
+	var groups []*group
+	add := func(as []adreswijzer.Address) {
+		for _, a := range as {
+			if seen[a.ID] {
+				continue
+			}
+			seen[a.ID] = true
+			k := a.StreetID + "\x00" + a.Street.NL + "\x00" + a.Street.FR + "\x00" + a.Postcode
+			g := byKey[k]
+			if g == nil {
+				g = &group{}
+				byKey[k] = g
+				groups = append(groups, g)
+			}
+			g.addrs = append(g.addrs, a)
+		}
+	}
+	goodStreet := func() bool {
+		for _, g := range groups {
+			var buf [4]nameVariant
+			if v.street.empty() || matchStreet(v.street, ix.streetVariantsOf(&g.addrs[0], &buf)).level >= levelFuzzy {
+				return true
+			}
+		}
+		return false
+	}
+	tried := map[uint32]bool{}
+	onStreets := func(streets []uint32) error {
+		for _, st := range v.bestStreets(streets, 5) {
+			if tried[st] {
+				continue
+			}
+			tried[st] = true
+			as, err := ds.AddressesOnStreet(v.ctx, st, n)
+			if err != nil {
+				return storeErr(err)
+			}
+			add(as)
+		}
+		return nil
+	}
+
+	if v.zip == zipOK && v.pcKnown {
+		as, err := ds.AddressesAt(v.ctx, v.pc, n)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		add(as)
+		if !goodStreet() && !v.street.empty() {
+			if err := onStreets(placeStreets(cat.PlacesIn(v.pc))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !goodStreet() && !v.street.empty() {
+		// The typed city, or else the place the typed postcode lies in.
+		locs := v.cityLocalities()
+		if len(locs) == 0 && v.zip == zipOK && v.pcKnown {
+			for _, p := range cat.PlacesIn(v.pc) {
+				if !containsU32(locs, p.Locality) {
+					locs = append(locs, p.Locality)
+				}
+			}
+		}
+		var streets []uint32
+		for _, l := range locs {
+			streets = append(streets, ix.locStreets[l]...)
+		}
+		if v.c == adreswijzer.NL && v.zip == zipOK {
+			streets = append(streets, placeStreets(placesWithPrefix(cat, v.pc[:4]))...)
+		}
+		if err := onStreets(streets); err != nil {
+			return nil, err
+		}
+	}
+	if !goodStreet() && !v.street.empty() && v.city.empty() && v.zip != zipOK {
+		// Nothing to narrow by: only a street name that is exact and rare enough.
+		if t, ok := ix.textID(v.street.folded); ok && len(ix.postings(t)) <= 10 {
+			var streets []uint32
+			for _, vr := range ix.postings(t) {
+				streets = append(streets, vr.street)
+			}
+			if err := onStreets(streets); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, g := range groups {
+		v.score(g)
+	}
+	return groups, nil
+}
+
+func storeErr(err error) error {
+	if errors.Is(err, adreswijzer.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return errors.Join(adreswijzer.ErrUnavailable, err)
+}
+
+// bestStreets returns up to limit streets whose names match the typed street, best first.
+func (v *validation) bestStreets(streets []uint32, limit int) []uint32 {
+	type scored struct {
+		st uint32
+		m  nameMatch
+	}
+	var hits []scored
+	for _, st := range streets {
+		var buf [4]nameVariant
+		if m := matchStreet(v.street, v.ix.streetVariants(st, &buf)); m.level >= levelContain {
+			hits = append(hits, scored{st, m})
+		}
+	}
+	// Keep only the best level found, as the cascade stops at the first level that matches.
+	top := levelNone
+	for _, h := range hits {
+		top = max(top, h.m.level)
+	}
+	var out []uint32
+	for len(out) < limit {
+		bi := -1
+		for i, h := range hits {
+			if h.m.level == top && (bi < 0 || h.m.score > hits[bi].m.score) {
+				bi = i
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		out = append(out, hits[bi].st)
+		hits[bi].m.level = levelNone
+	}
+	return out
+}
+
+// cityLocalities finds the localities the typed city names: by any of their names, parts of
+// names, municipality names and aliases, and only when none does, by similarity.
+func (v *validation) cityLocalities() []uint32 {
+	if v.city.empty() {
+		return nil
+	}
+	key := cityKey(v.city.raw)
+	out := append([]uint32{}, v.ix.locByKey[key]...)
+	for _, a := range aliases[key] {
+		out = append(out, v.ix.locByKey[a]...)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, lk := range v.ix.locKeys {
+		if similarity(v.city.folded, lk.folded) >= similarityThreshold && !containsU32(out, lk.locality) {
+			out = append(out, lk.locality)
+		}
+	}
+	return out
+}
+
+func placeStreets(ps []adreswijzer.Place) []uint32 {
+	var out []uint32
+	for _, p := range ps {
+		if !containsU32(out, p.Street) {
+			out = append(out, p.Street)
+		}
+	}
+	return out
+}
+
+// placesWithPrefix returns the places whose postcode starts with prefix (a Dutch PC4).
+func placesWithPrefix(cat *adreswijzer.Catalog, prefix string) []adreswijzer.Place {
+	lo := sort.Search(len(cat.Places), func(i int) bool { return cat.Places[i].Postcode >= prefix })
+	hi := lo
+	for hi < len(cat.Places) && strings.HasPrefix(cat.Places[hi].Postcode, prefix) {
+		hi++
+	}
+	return cat.Places[lo:hi]
+}
+
+// score weighs how well a group fits the typed fields: the street counts most, then the
+// postcode, then the city. A field left empty counts half, so that it neither helps nor
+// hurts against a field typed wrong.
+func (v *validation) score(g *group) {
+	a := &g.addrs[0]
+	var buf [4]nameVariant
+	g.street = matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
+	if g.street.level == levelFolded && containsText(v.r.Address1, g.street.name) {
+		// The line holds the register name as written; only taking the number off it
+		// changed it (a leading "'s-" loses its apostrophe in "22b 's-Gravelandseweg").
+		g.street.level, g.street.score = levelExact, 1
+	}
+	g.city = matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
+	switch {
+	case v.zip != zipOK:
+		g.pcHit = 0.3
+	case a.Postcode == v.pc:
+		g.pcHit = 1
+	case v.c == adreswijzer.NL && len(a.Postcode) == 6 && a.Postcode[:4] == v.pc[:4]:
+		g.pcHit = 0.4
+	case slices.Contains(v.pcPlaces, a.Locality):
+		g.pcHit = 0.35
+	}
+	streetScore, cityScore := g.street.score, g.city.score
+	if v.street.empty() {
+		streetScore = 0.5
+	}
+	if v.city.empty() {
+		cityScore = 0.5
+	}
+	g.score = 3*streetScore + 2*g.pcHit + cityScore
+}
+
+// acceptable says whether a group may be the answer at all: its street must match and
+// something place-like must agree, or, in the Netherlands, the postcode and number (which
+// identify an address there) must, whatever street was typed.
+func (v *validation) acceptable(g *group) bool {
+	if v.street.empty() || g.street.level >= levelContain {
+		return g.pcHit >= 0.35 || g.city.level >= levelFuzzy || g.pcHit == 0.3 && v.city.empty()
+	}
+	return v.c == adreswijzer.NL && g.pcHit == 1
+}
+
+// choose returns the best acceptable group and, when another one scores the same, that one.
+func (v *validation) choose(groups []*group) (best, tie *group) {
+	for _, g := range groups {
+		if !v.acceptable(g) {
+			continue
+		}
+		switch {
+		case best == nil || g.score > best.score+1e-9:
+			best, tie = g, nil
+		case g.score > best.score-1e-9 && tie == nil:
+			tie = g
+		}
+	}
+	return best, tie
+}
+
+// noMatch explains an address the register does not have, naming the field that failed,
+// and blocks only where the spec says the address cannot be delivered as written.
+func (v *validation) noMatch(groups []*group) (outcome, error) {
+	out := outcome{status: adreswijzer.VerdictInvalid, confidence: adreswijzer.ConfidenceLow, situation: messages.InvalidConfirmable}
+	if v.lineIsStreet() {
+		// "Plein 1813" is a street without a house number, not number 1813 of "Plein".
+		out.blocking, out.situation = true, messages.MissingHouseNumber
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueMissingHouseNumber, field: adreswijzer.FieldAddress1})
+		return out, nil
+	}
+	switch {
+	case v.zip != zipOK:
+		v.zipIssues(&out)
+	case !v.pcKnown:
+		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+		if v.c == adreswijzer.NL {
+			// A Dutch postcode the register does not know has neither the number nor
+			// the street.
+			out.blocking = true
+			out.situation = messages.Blocking(adreswijzer.FieldZip)
+		}
+	default:
+		streetInPC := v.street.empty()
+		for _, st := range placeStreets(v.ds.Catalog().PlacesIn(v.pc)) {
+			var buf [4]nameVariant
+			if matchStreet(v.street, v.ix.streetVariants(st, &buf)).level >= levelFuzzy {
+				streetInPC = true
+				break
+			}
+		}
+		numberAtPC := false
+		for _, g := range groups {
+			if g.addrs[0].Postcode == v.pc {
+				numberAtPC = true
+			}
+		}
+		switch {
+		case streetInPC:
+			out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
+		default:
+			out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1})
+			if v.c == adreswijzer.NL && !numberAtPC {
+				out.blocking = true
+				out.situation = messages.Blocking(adreswijzer.FieldAddress1)
+			}
+		}
+		if numberAtPC && v.c == adreswijzer.BE {
+			// The number exists in the postcode on other streets: offer them.
+			for _, g := range groups {
+				if g.addrs[0].Postcode == v.pc {
+					out.cands = append(out.cands, g.addrs...)
+				}
+			}
+			sortAddresses(out.cands)
+		}
+	}
+	v.confirmed(&out)
+	return out, nil
+}
+
+// lineIsStreet reports whether the whole street line is the name of a street in the typed
+// postcode or city: the parser reads a trailing number as the house number, and only the
+// register can tell that it belongs to the name.
+func (v *validation) lineIsStreet() bool {
+	t := newTypedName(v.r.Address1)
+	if t.empty() || !v.hasNumber {
+		return false
+	}
+	var streets []uint32
+	if v.zip == zipOK && v.pcKnown {
+		streets = placeStreets(v.ds.Catalog().PlacesIn(v.pc))
+	}
+	for _, l := range v.cityLocalities() {
+		streets = append(streets, v.ix.locStreets[l]...)
+	}
+	var buf [4]nameVariant
+	for _, st := range streets {
+		if matchStreet(t, v.ix.streetVariants(st, &buf)).level >= levelCanon {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmed applies customerConfirmed: only format errors and disallowed PO boxes keep
+// blocking, and an address the register does not know is accepted for review.
+func (v *validation) confirmed(out *outcome) {
+	if !v.r.CustomerConfirmed || out.status != adreswijzer.VerdictInvalid {
+		return
+	}
+	formatError := false
+	for _, p := range out.issues {
+		switch p.code {
+		case adreswijzer.IssueFormatInvalid, adreswijzer.IssueMissingHouseNumber, adreswijzer.IssuePoBoxNotAllowed:
+			formatError = true
+		}
+	}
+	if formatError {
+		return
+	}
+	out.blocking = false
+	out.situation = messages.ConfirmedByCustomer
+	out.issues = append(out.issues, pending{code: adreswijzer.IssueUnverifiedConfirmed})
+}
+
+// resolve picks the address within the chosen group by the letter, toevoeging or box, and
+// decides between valid, corrected, ambiguous and invalid.
+func (v *validation) resolve(g *group) outcome {
+	sortAddresses(g.addrs)
+	out := outcome{streetHit: &g.street}
+	u := resolveUnit(v.c, g.addrs, v.nums)
+	typedField := v.unitField
+	switch u.kind {
+	case unitExact:
+		out.match = u.match
+	case unitCompleted:
+		out.match = u.match
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueSuffixNotFound, field: typedField, options: []adreswijzer.Address{*u.match}})
+	case unitDropped:
+		out.match = u.match
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueUnitNotFound, field: typedField, unit: u.unitType})
+	case unitRequired:
+		out.status, out.cands, out.confidence, out.situation = adreswijzer.VerdictAmbiguous, u.cands, adreswijzer.ConfidenceLow, messages.Ambiguous
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueUnitRequired, field: adreswijzer.FieldAddress2, unit: u.unitType, options: u.cands})
+	case suffixNotFound, unitNotFound:
+		code := adreswijzer.IssueSuffixNotFound
+		field := adreswijzer.FieldAddress1
+		if u.kind == unitNotFound {
+			code, field = adreswijzer.IssueUnitNotFound, typedField
+		}
+		out.status, out.cands, out.confidence, out.situation = adreswijzer.VerdictInvalid, u.cands, adreswijzer.ConfidenceLow, messages.InvalidConfirmable
+		out.issues = append(out.issues, pending{code: code, field: field, unit: u.unitType, options: u.cands})
+		v.confirmed(&out)
+	}
+	if out.match == nil {
+		v.placeIssues(&out, g, &g.addrs[0])
+		return out
+	}
+	a := out.match
+	exact := u.kind == unitExact
+	formatOnly := true
+	if g.street.level != levelExact {
+		exact, formatOnly = false, false
+	}
+	if !v.city.empty() && g.city.level != levelExact {
+		exact, formatOnly = false, false
+	}
+	if !v.pcExact || a.Postcode != v.pc {
+		exact = false
+	}
+	if a.Postcode != v.pc {
+		formatOnly = false
+	}
+	v.placeIssues(&out, g, a)
+	if a.Planned() {
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueAddressPlanned})
+	}
+	switch {
+	case exact:
+		out.status, out.confidence, out.situation = adreswijzer.VerdictValid, adreswijzer.ConfidenceHigh, messages.Valid
+		if a.Planned() {
+			out.situation = messages.ValidPlanned
+		}
+	default:
+		out.status, out.confidence, out.situation = adreswijzer.VerdictCorrected, adreswijzer.ConfidenceMedium, messages.Corrected
+		if formatOnly && u.kind == unitExact {
+			// Only the postcode's spelling changed ("1381AT" for "1381 AT"): the match
+			// itself is exact.
+			out.confidence = adreswijzer.ConfidenceHigh
+		}
+		if g.street.level <= levelContain && !v.street.empty() {
+			out.confidence = adreswijzer.ConfidenceLow
+		}
+	}
+	return out
+}
+
+// placeIssues names what was typed differently from the address a (or the group, when no
+// single address was chosen): street, city and postcode.
+func (v *validation) placeIssues(out *outcome, g *group, a *adreswijzer.Address) {
+	if g.street.level != levelExact {
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: a})
+	}
+	if !v.city.empty() && g.city.level != levelExact {
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueCityMismatch, field: adreswijzer.FieldCity, city: a})
+	}
+	switch {
+	case v.zip != zipOK:
+		// Recovered from street and city; the postcode as typed could not be right.
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip})
+	case a.Postcode == v.pc:
+	case !v.pcKnown:
+		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+	default:
+		// The postcode exists but does not hold this street and number.
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldZip})
+	}
+}
+
+// answer writes the outcome in the answer's language.
+func (v *validation) answer(out outcome) adreswijzer.ValidateResponse {
+	pc := v.pc
+	if out.match != nil {
+		pc = out.match.Postcode
+	} else if len(out.cands) > 0 {
+		pc = out.cands[0].Postcode
+	}
+	lang := answerLanguage(v.r.Lang, v.c, pc, out.streetHit)
+	resp := adreswijzer.ValidateResponse{
+		Status:      out.status,
+		Suggestions: []adreswijzer.NormalizedAddress{},
+		Confidence:  out.confidence,
+		Blocking:    out.blocking,
+		Issues:      []adreswijzer.Issue{},
+		NextStep:    messages.NextStep(lang, out.situation),
+		Meta:        meta(v.c, v.ds, lang),
+	}
+	for _, p := range out.issues {
+		d := messages.Details{Country: v.c, UnitType: p.unit}
+		if p.street != nil {
+			d.Street = carrier.Fields(p.street, "", lang).Street
+		}
+		if p.city != nil {
+			d.City = carrier.Fields(p.city, "", lang).City
+		}
+		if len(p.options) > 0 {
+			d.Options = options(p.options, lang)
+		}
+		resp.Issues = append(resp.Issues, issue(lang, p.code, p.field, d))
+	}
+	if a := out.match; a != nil {
+		n := normalized(a, lang)
+		resp.Normalized = &n
+		resp.Formatted = carrier.Lines(a, lang)
+		resp.Match = addressMatch(a, lang)
+		if k, ok := adreswijzer.ParseCarrier(v.r.Carrier); ok {
+			cf := carrier.Fields(a, k, lang)
+			resp.Carrier = &cf
+			resp.Issues = append(resp.Issues, cf.Warnings...)
+		}
+	}
+	for i := range out.cands {
+		if len(resp.Suggestions) == adreswijzer.MaxSuggestions {
+			break
+		}
+		resp.Suggestions = append(resp.Suggestions, normalized(&out.cands[i], lang))
+	}
+	return resp
+}

@@ -1,0 +1,344 @@
+package match
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Real rows used below (Weesp BAG extract 2021-10-15; BOSA BeST sample):
+//   - Hugo de Grootlaan 16 ben / 16 bov, 1381 CS Weesp: toevoegingen only, no bare 16.
+//   - Bloemendalerweg 51 A1 … 51 H1, 1382 KB Weesp: letters with toevoegingen.
+//   - Henriëtte Roland Holsthof 1, 1382 SH Weesp: diacritics, NEN short name.
+//   - Fort Diemerdamstraat 1, 1384 AH Weesp: a new build ("gevormd").
+//   - Ganzenweidestraat / Rue du Pré aux Oies 134, 1130 Brussel (Haren): bare and box b001.
+//   - Stevens-de Waelplein 9, 1502 Lembeek: bare and boxes 01, 02, 11.
+//   - Arthur Puesstraat 295, 1502 Lembeek: proposed (planned).
+//   - Route du Barrage 83, 4960 Bevercé (Malmedy): Walloon, French only.
+
+type validateCase struct {
+	name       string
+	req        adreswijzer.ValidateRequest
+	status     adreswijzer.Verdict
+	issues     []adreswijzer.IssueCode // in any order
+	blocking   bool
+	confidence adreswijzer.Confidence
+	lang       adreswijzer.Language
+	match      string // "postcode number suffix unit" of the match, "" for none
+	suggest    int    // number of suggestions
+	golden     string // golden file name, "" for none
+}
+
+func nl(a1, zip, city string) adreswijzer.ValidateRequest {
+	r := adreswijzer.ValidateRequest{CountryCode: "NL", Address1: a1, Zip: zip}
+	if city != "" {
+		r.City = &city
+	}
+	return r
+}
+
+func be(a1, zip, city string) adreswijzer.ValidateRequest {
+	r := nl(a1, zip, city)
+	r.CountryCode = "BE"
+	return r
+}
+
+func with(r adreswijzer.ValidateRequest, f func(*adreswijzer.ValidateRequest)) adreswijzer.ValidateRequest {
+	f(&r)
+	return r
+}
+
+var validateCases = []validateCase{
+	// Valid.
+	{name: "nl valid with toevoeging in address2", req: with(nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  ben", golden: "validate_nl_valid"},
+	{name: "nl valid letter and toevoeging in address1", req: nl("bloemendalerweg 51a-10", "1382 kb", "WEESP"),
+		status: "valid", confidence: "high", lang: "nl", match: "1382KB 51 A 10"},
+	{name: "nl valid with diacritics", req: nl("Henriëtte Roland Holsthof 1", "1382 SH", "Weesp"),
+		status: "valid", confidence: "high", lang: "nl", match: "1382SH 1  "},
+	{name: "nl valid without city", req: nl("Henriëtte Roland Holsthof 1", "1382 SH", ""),
+		status: "valid", confidence: "high", lang: "nl", match: "1382SH 1  "},
+	{name: "nl planned address is valid with a note", req: nl("Fort Diemerdamstraat 1", "1384 AH", "Weesp"),
+		status: "valid", issues: []adreswijzer.IssueCode{"ADDRESS_PLANNED"}, confidence: "high", lang: "nl", match: "1384AH 1  ", golden: "validate_nl_planned"},
+	{name: "be valid french in brussels", req: be("Rue du Pré aux Oies 134 bte 1", "1130", "Bruxelles"),
+		status: "valid", confidence: "high", lang: "fr", match: "1130 134  b001", golden: "validate_be_valid_fr"},
+	{name: "be valid dutch in brussels", req: be("Ganzenweidestraat 134", "1130", "Haren"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "be valid box notation b1", req: be("Ganzenweidestraat 134 b1", "1130", "Brussel"),
+		status: "valid", confidence: "high", lang: "nl", match: "1130 134  b001"},
+	{name: "be name the same in both languages answers in the region's", req: be("Kasteelhof 151", "1130", "Haren"),
+		status: "valid", confidence: "high", lang: "fr", match: "1130 151  "},
+	{name: "be valid wallonia answers in french", req: be("Route du Barrage 83", "4960", "Bevercé"),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 83  "},
+	{name: "be valid municipality as city", req: with(be("Stevens-de Waelplein 9", "1502", "Halle"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bus 2") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1502 9  02"},
+	{name: "be planned", req: be("Arthur Puesstraat 295", "1502", "Lembeek"),
+		status: "valid", issues: []adreswijzer.IssueCode{"ADDRESS_PLANNED"}, confidence: "high", lang: "nl", match: "1502 295  "},
+	// Languages asked for.
+	{name: "lang en", req: with(nl("Hugo de Grotlaan 16 bov", "1381CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Lang = "en" }),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "en", match: "1381CS 16  bov", golden: "validate_en_corrected"},
+	{name: "lang de", req: with(be("Stevens-de Waelplein 9", "1502", "Lembeek"), func(r *adreswijzer.ValidateRequest) { r.Lang = "de" }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "de", suggest: 4, golden: "validate_de_ambiguous_boxes"},
+	{name: "lang fr for a dutch address", req: with(nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr"; r.Address2 = str("BOV") }),
+		status: "valid", confidence: "high", lang: "fr", match: "1381CS 16  bov"},
+	// Corrected.
+	{name: "nl postcode without space", req: nl("Henriëtte Roland Holsthof 1", "1382SH", "Weesp"),
+		status: "corrected", confidence: "high", lang: "nl", match: "1382SH 1  ", golden: "validate_nl_postcode_no_space"},
+	{name: "nl street without diacritics and abbreviated", req: nl("Henriette Roland Holsthf 1", "1382 SH", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1382SH 1  "},
+	{name: "nl wrong city", req: nl("Hugo de Grootlaan 16 ben", "1381 CS", "'s-Gravenhage"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben", golden: "validate_nl_city_mismatch"},
+	{name: "nl unknown postcode corrected from street and city", req: nl("Hugo de Grootlaan 16 ben", "1381 ZZ", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben", golden: "validate_nl_postcode_corrected"},
+	{name: "nl postcode of another part of the town", req: nl("Hugo de Grootlaan 16 ben", "1382 KB", ""),
+		status: "corrected", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	{name: "nl malformed postcode corrected from street and city", req: nl("Hugo de Grootlaan 16 ben", "13810", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	{name: "nl number only in address1, street missing", req: with(nl("16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	{name: "nl number first", req: nl("16-bov Hugo de Grootlaan", "1381 CS", "Weesp"),
+		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl only letter where the letter has toevoegingen", req: nl("Bloemendalerweg 51C", "1382 KB", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"SUFFIX_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1382KB 51 C 1"},
+	{name: "be street in other language with wrong city alias", req: be("Rue du Pre aux Oies 134/1", "1130", "Brussels"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 134  b001", golden: "validate_be_corrected"},
+	{name: "be unknown box where the register has none", req: be("Route du Barrage 83 bte 4", "4960", "Bevercé"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "medium", lang: "fr", match: "4960 83  "},
+	// Ambiguous.
+	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
+	// Invalid, not blocking.
+	{name: "nl toevoeging not found", req: with(nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("3") }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_not_found"},
+	{name: "nl letter not found", req: nl("Henriëtte Roland Holsthof 1Q", "1382 SH", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"SUFFIX_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 1},
+	{name: "nl house number not found", req: nl("Hugo de Grootlaan 999", "1381 CS", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", golden: "validate_nl_number_not_found"},
+	{name: "be box not found", req: be("Stevens-de Waelplein 9 bus 7", "1502", "Lembeek"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 4},
+	{name: "be street not in postcode", req: be("Kerkstraat 9", "1502", "Lembeek"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "low", lang: "nl", suggest: 10},
+	{name: "be unknown postcode does not block", req: be("Rue de la Loi 16", "1040", "Etterbeek"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "fr"},
+	{name: "customer confirmed an unknown address", req: with(nl("Kerkstraat 1", "3511 LX", "Utrecht"), func(r *adreswijzer.ValidateRequest) { r.CustomerConfirmed = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND", "UNVERIFIED_CONFIRMED_BY_CUSTOMER"}, confidence: "low", lang: "nl", golden: "validate_confirmed"},
+	{name: "allowed po box is accepted unverified", req: with(nl("Postbus 100", "1380 AC", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.AllowPoBox = true }),
+		status: "invalid", confidence: "low", lang: "nl"},
+	{name: "unsupported country", req: adreswijzer.ValidateRequest{CountryCode: "DE", Address1: "Unter den Linden 1", Zip: "10117", City: str("Berlin")},
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNSUPPORTED_COUNTRY"}, confidence: "low", lang: "nl", golden: "validate_unsupported"},
+	// Invalid and blocking.
+	{name: "missing house number", req: nl("Hugo de Grootlaan", "1381 CS", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}, blocking: true, confidence: "low", lang: "nl", golden: "validate_missing_number"},
+	{name: "missing house number blocks even when confirmed", req: with(nl("Hugo de Grootlaan", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.CustomerConfirmed = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}, blocking: true, confidence: "low", lang: "nl"},
+	{name: "po box not allowed", req: nl("Postbus 100", "1380 AC", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"PO_BOX_NOT_ALLOWED"}, blocking: true, confidence: "low", lang: "nl", golden: "validate_po_box"},
+	{name: "po box blocks even when confirmed", req: with(be("Postbus 100", "1130", "Haren"), func(r *adreswijzer.ValidateRequest) { r.CustomerConfirmed = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"PO_BOX_NOT_ALLOWED"}, blocking: true, confidence: "low", lang: "fr"},
+	{name: "dutch postcode with neither number nor street", req: nl("Kerkstraat 1", "3511 LX", "Utrecht"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, blocking: true, confidence: "low", lang: "nl"},
+	{name: "dutch known postcode, street and number elsewhere", req: nl("Kerkstraat 999", "1381 CS", ""),
+		status: "invalid", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, blocking: true, confidence: "low", lang: "nl"},
+	{name: "street name alone identifies the address", req: nl("Kerkstraat 1", "", ""),
+		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381XN 1  "},
+	{name: "missing postcode and no way to find it", req: nl("Nergensstraat 1", "", ""),
+		status: "invalid", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, blocking: true, confidence: "low", lang: "nl"},
+	{name: "belgian postcode in a dutch form", req: nl("Stevens-de Waelplein 9", "1502", "Lembeek"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"FORMAT_INVALID", "COUNTRY_AMBIGUOUS"}, blocking: true, confidence: "low", lang: "nl", golden: "validate_country_ambiguous"},
+	{name: "carrier line too long", req: with(be("Ganzenweidestraat 134", "1130", "Haren"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bus 1"); r.Carrier = "sendcloud" }),
+		status: "valid", issues: []adreswijzer.IssueCode{"CARRIER_LINE_TOO_LONG"}, confidence: "high", lang: "nl", match: "1130 134  b001", golden: "validate_carrier_too_long"},
+	{name: "carrier within limits", req: with(nl("Hugo de Grootlaan 16 ben", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Carrier = "postnl" }),
+		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  ben"},
+}
+
+func matchKey(m *adreswijzer.AddressMatch) string {
+	if m == nil {
+		return ""
+	}
+	s := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	n := 0
+	if m.HouseNumber != nil {
+		n = *m.HouseNumber
+	}
+	return m.Postcode + " " + itoa(n) + " " + s(m.HouseNumberSuffix) + " " + s(m.Unit)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestValidate(t *testing.T) {
+	e, _ := sampleEngine(t)
+	for _, tc := range validateCases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := e.Validate(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tc.status {
+				t.Errorf("status = %s, want %s (issues %v)", resp.Status, tc.status, issueCodes(resp.Issues))
+			}
+			got := issueCodes(resp.Issues)
+			slices.Sort(got)
+			want := slices.Clone(tc.issues)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("issues = %v, want %v", got, want)
+			}
+			if resp.Blocking != tc.blocking {
+				t.Errorf("blocking = %v, want %v", resp.Blocking, tc.blocking)
+			}
+			if resp.Confidence != tc.confidence {
+				t.Errorf("confidence = %s, want %s", resp.Confidence, tc.confidence)
+			}
+			if resp.Meta.Language != tc.lang {
+				t.Errorf("language = %s, want %s", resp.Meta.Language, tc.lang)
+			}
+			if got := matchKey(resp.Match); got != tc.match {
+				t.Errorf("match = %q, want %q", got, tc.match)
+			}
+			if len(resp.Suggestions) != tc.suggest {
+				t.Errorf("%d suggestions, want %d", len(resp.Suggestions), tc.suggest)
+			}
+			checkValidateShape(t, tc.req, resp)
+			conforms(t, "POST", "/v1/validate", tc.req, resp, resp.Meta)
+			if tc.golden != "" {
+				golden(t, tc.golden, resp)
+			}
+		})
+	}
+}
+
+// checkValidateShape checks what every validate answer must hold, whatever the verdict.
+func checkValidateShape(t *testing.T, req adreswijzer.ValidateRequest, resp adreswijzer.ValidateResponse) {
+	t.Helper()
+	if resp.NextStep == "" || strings.Count(resp.NextStep, ".") > 2 {
+		t.Errorf("nextStep %q is not one plain sentence", resp.NextStep)
+	}
+	if resp.Issues == nil || resp.Suggestions == nil {
+		t.Error("issues and suggestions must be arrays, never null")
+	}
+	if len(resp.Suggestions) > adreswijzer.MaxSuggestions {
+		t.Errorf("%d suggestions, at most %d allowed", len(resp.Suggestions), adreswijzer.MaxSuggestions)
+	}
+	for _, is := range resp.Issues {
+		if is.Severity != is.Code.Severity() || is.Message == "" {
+			t.Errorf("issue %+v: severity or message wrong", is)
+		}
+	}
+	one := resp.Status == adreswijzer.VerdictValid || resp.Status == adreswijzer.VerdictCorrected
+	if one != (resp.Match != nil) || one != (resp.Normalized != nil) || one != (resp.Formatted != nil) {
+		t.Errorf("status %s with match %v, normalized %v, formatted %v", resp.Status, resp.Match != nil, resp.Normalized != nil, resp.Formatted != nil)
+	}
+	if (resp.Carrier != nil) != (one && req.Carrier != "") {
+		t.Errorf("carrier present = %v for status %s and carrier %q", resp.Carrier != nil, resp.Status, req.Carrier)
+	}
+	if one && resp.Blocking {
+		t.Error("a register address is never blocking")
+	}
+	if c, ok := adreswijzer.ParseCountry(req.CountryCode); ok {
+		if resp.Meta.Source == nil || resp.Meta.DatasetVersion == nil {
+			t.Error("meta must name the register and dataset version")
+		}
+		if (resp.Meta.Attribution != nil) != (c == adreswijzer.BE) {
+			t.Errorf("attribution %v for %s", resp.Meta.Attribution, c)
+		}
+	}
+}
+
+// TestValidateNormalizedIsValid feeds every normalized answer back: the register version in
+// checkout fields must itself be valid.
+func TestValidateNormalizedIsValid(t *testing.T) {
+	e, _ := sampleEngine(t)
+	for _, tc := range validateCases {
+		resp, err := e.Validate(context.Background(), tc.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := resp.Normalized
+		if n == nil {
+			continue
+		}
+		again, err := e.Validate(context.Background(), adreswijzer.ValidateRequest{
+			CountryCode: string(n.CountryCode), Address1: n.Address1, Address2: n.Address2, Zip: n.Zip, City: &n.City, Lang: tc.req.Lang,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Status != adreswijzer.VerdictValid || matchKey(again.Match) != matchKey(resp.Match) {
+			t.Errorf("%s: normalized %+v validates as %s %q (issues %v), want valid %q",
+				tc.name, *n, again.Status, matchKey(again.Match), issueCodes(again.Issues), matchKey(resp.Match))
+		}
+	}
+}
+
+// TestValidateEveryIssueCode checks that the cases above cover every issue code.
+func TestValidateEveryIssueCode(t *testing.T) {
+	seen := map[adreswijzer.IssueCode]bool{}
+	verdicts := map[adreswijzer.Verdict]bool{}
+	for _, tc := range validateCases {
+		for _, c := range tc.issues {
+			seen[c] = true
+		}
+		verdicts[tc.status] = true
+	}
+	for _, c := range adreswijzer.IssueCodes {
+		if !seen[c] {
+			t.Errorf("no validate case produces %s", c)
+		}
+	}
+	for _, v := range []adreswijzer.Verdict{"valid", "corrected", "ambiguous", "invalid"} {
+		if !verdicts[v] {
+			t.Errorf("no validate case gives %s", v)
+		}
+	}
+}
+
+// TestValidateStreetEndingInNumber uses real national street names that end in a number
+// (in the national-size catalog; see nationalAddresses): typed without a house number they
+// must not be read as number 1813 of a street "Plein".
+func TestValidateStreetEndingInNumber(t *testing.T) {
+	e := nationalEngine(t)
+	for _, name := range []string{"Plein 1813", "Laan 1940-1945"} {
+		var a *adreswijzer.Address
+		for _, x := range nationalAddresses(t) {
+			if x.Street.NL == name {
+				a = &x
+				break
+			}
+		}
+		if a == nil {
+			t.Fatalf("%q is not a national street name", name)
+		}
+		pc := adreswijzer.FormatPostcode(adreswijzer.NL, a.Postcode)
+		resp, err := e.Validate(context.Background(), nl(name, pc, a.Locality.NL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := issueCodes(resp.Issues); resp.Status != "invalid" || !resp.Blocking || !slices.Equal(got, []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}) {
+			t.Errorf("%q: %s blocking %v issues %v, want invalid, blocking, MISSING_HOUSE_NUMBER", name, resp.Status, resp.Blocking, got)
+		}
+		resp, err = e.Validate(context.Background(), nl(name+" "+itoa(a.HouseNumber), pc, a.Locality.NL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Status != "valid" {
+			t.Errorf("%q with its number: %s %v", name, resp.Status, issueCodes(resp.Issues))
+		}
+	}
+}
