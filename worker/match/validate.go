@@ -555,9 +555,11 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 		v.zipIssues(&out)
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
-		if v.c == adreswijzer.NL {
+		if v.c == adreswijzer.NL && !v.streetInCity() {
 			// A Dutch postcode the register does not know has neither the number nor
-			// the street.
+			// the street. When the typed street does exist in the typed city, a new
+			// build may have a postcode the register has not yet published: the
+			// customer may confirm it.
 			out.blocking = true
 			out.situation = messages.Blocking(adreswijzer.FieldZip)
 		}
@@ -598,6 +600,23 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 	}
 	v.confirmed(&out)
 	return out, nil
+}
+
+// streetInCity reports whether the typed street exists in one of the typed city's
+// localities.
+func (v *validation) streetInCity() bool {
+	if v.street.empty() {
+		return false
+	}
+	var buf [4]nameVariant
+	for _, l := range v.cityLocalities() {
+		for _, st := range v.ix.locStreets[l] {
+			if matchStreet(v.street, v.ix.streetVariants(st, &buf)).level >= levelFuzzy {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineIsStreet reports whether the whole street line is the name of a street in the typed
@@ -679,20 +698,8 @@ func (v *validation) resolve(g *group) outcome {
 		return out
 	}
 	a := out.match
-	exact := u.kind == unitExact
-	formatOnly := true
-	if g.street.level != levelExact {
-		exact, formatOnly = false, false
-	}
-	if !v.city.empty() && g.city.level != levelExact {
-		exact, formatOnly = false, false
-	}
-	if !v.pcExact || a.Postcode != v.pc {
-		exact = false
-	}
-	if a.Postcode != v.pc {
-		formatOnly = false
-	}
+	exact := u.kind == unitExact && g.street.level == levelExact &&
+		(v.city.empty() || g.city.level == levelExact) && v.pcExact && a.Postcode == v.pc
 	v.placeIssues(&out, g, a)
 	if a.Planned() {
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueAddressPlanned})
@@ -704,12 +711,9 @@ func (v *validation) resolve(g *group) outcome {
 			out.situation = messages.ValidPlanned
 		}
 	default:
+		// The spec pairs a correction with medium confidence, even when only the
+		// postcode's spelling changed ("1381AT" for "1381 AT").
 		out.status, out.confidence, out.situation = adreswijzer.VerdictCorrected, adreswijzer.ConfidenceMedium, messages.Corrected
-		if formatOnly && u.kind == unitExact {
-			// Only the postcode's spelling changed ("1381AT" for "1381 AT"): the match
-			// itself is exact.
-			out.confidence = adreswijzer.ConfidenceHigh
-		}
 		if g.street.level <= levelContain && !v.street.empty() {
 			out.confidence = adreswijzer.ConfidenceLow
 		}

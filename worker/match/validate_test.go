@@ -86,7 +86,7 @@ var validateCases = []validateCase{
 		status: "valid", confidence: "high", lang: "fr", match: "1381CS 16  bov"},
 	// Corrected.
 	{name: "nl postcode without space", req: nl("Henriëtte Roland Holsthof 1", "1382SH", "Weesp"),
-		status: "corrected", confidence: "high", lang: "nl", match: "1382SH 1  ", golden: "validate_nl_postcode_no_space"},
+		status: "corrected", confidence: "medium", lang: "nl", match: "1382SH 1  ", golden: "validate_nl_postcode_no_space"},
 	{name: "nl street without diacritics and abbreviated", req: nl("Henriette Roland Holsthf 1", "1382 SH", "Weesp"),
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1382SH 1  "},
 	{name: "nl wrong city", req: nl("Hugo de Grootlaan 16 ben", "1381 CS", "'s-Gravenhage"),
@@ -117,6 +117,8 @@ var validateCases = []validateCase{
 		status: "invalid", issues: []adreswijzer.IssueCode{"SUFFIX_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 1},
 	{name: "nl house number not found", req: nl("Hugo de Grootlaan 999", "1381 CS", "Weesp"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", golden: "validate_nl_number_not_found"},
+	{name: "nl unknown postcode on a street of the city does not block", req: nl("Hugo de Grootlaan 999", "1381 ZZ", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "nl"},
 	{name: "be box not found", req: be("Stevens-de Waelplein 9 bus 7", "1502", "Lembeek"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 4},
 	{name: "be street not in postcode", req: be("Kerkstraat 9", "1502", "Lembeek"),

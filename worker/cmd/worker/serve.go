@@ -20,6 +20,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/store/cached"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
+	"github.com/adreswijzer/adreswijzer/worker/agent"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
@@ -96,7 +97,8 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	if err := engine.Warm(ctx); err != nil {
 		return fmt.Errorf("warm up: %w", err)
 	}
-	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg}
+	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg,
+		MCP: agent.NewHandler(engine, store, agent.Options{Logger: log})}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"
 	}

@@ -1,0 +1,181 @@
+// Package agent is the agent interface of the register worker: an MCP server (streamable
+// HTTP) with the five tools of the specification, which the worker mounts at /mcp. The tools
+// call the matching engine in-process, so an agent gets the same verdicts, messages and
+// dataset versions as the REST interface.
+//
+// The server is stateless (protocol revision 2026-07-28, which needs no session, and the
+// 2025-era revisions through initialize): every request can go to any worker behind the
+// gateway, and no answer is kept. Authentication, the OAuth metadata and the agent limits
+// are the gateway's; the plain-Go pieces it uses for them live in the sub-packages oauth,
+// limits and rpcinspect until they move under gateway/.
+package agent
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/worker/match"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
+)
+
+// Tool names. The two whose cost is not one call come from rpcinspect, which the gateway
+// counts with, so that the names cannot drift apart.
+const (
+	ToolVerify    = "verify_address"
+	ToolLookup    = "lookup_address"
+	ToolSuggest   = "suggest_address"
+	ToolBatch     = rpcinspect.ToolVerifyBatch
+	ToolCountries = rpcinspect.ToolListCountries
+)
+
+// MaxBodyBytes bounds a request to /mcp. The largest honest request, a batch of 100
+// addresses in parts of 200 characters each, is well under it even in three-byte UTF-8; the
+// gateway applies the same bound before it reads a body for the limits.
+const MaxBodyBytes = 1 << 20
+
+// Defaults of Options.
+const (
+	// DefaultCallTimeout bounds a tool call about one address. The engine answers in
+	// milliseconds; a store that takes this long is treated as unavailable, and the agent is
+	// told to accept the address and verify it later.
+	DefaultCallTimeout = 3 * time.Second
+	// DefaultBatchTimeout bounds a batch of up to 100 addresses, inside the worker's write
+	// timeout of 15 s.
+	DefaultBatchTimeout = 10 * time.Second
+)
+
+// Options configure the server; the zero value serves with the defaults.
+type Options struct {
+	// Version is reported as the server's version to clients.
+	Version string
+	// Logger receives one line per tool call (tool, outcome, duration; never an argument);
+	// slog.Default() when nil.
+	Logger *slog.Logger
+	// CallTimeout and BatchTimeout bound one tool call; the defaults when zero.
+	CallTimeout  time.Duration
+	BatchTimeout time.Duration
+	// BatchWorkers is how many addresses of a batch are verified at once; 4 when zero.
+	BatchWorkers int
+}
+
+// service holds what the tool handlers share.
+type service struct {
+	engine *match.Engine
+	store  adreswijzer.Store
+	opts   Options
+	log    *slog.Logger
+}
+
+// NewServer returns the MCP server with the five tools over engine, which must answer from
+// store (list_supported_countries and country detection read the store's datasets).
+func NewServer(engine *match.Engine, store adreswijzer.Store, opts Options) *mcp.Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.BatchTimeout <= 0 {
+		opts.BatchTimeout = DefaultBatchTimeout
+	}
+	if opts.BatchWorkers <= 0 {
+		opts.BatchWorkers = 4
+	}
+	if opts.Version == "" {
+		opts.Version = "1"
+	}
+	s := &service{engine: engine, store: store, opts: opts, log: opts.Logger}
+	srv := mcp.NewServer(&mcp.Implementation{
+		Name:    "adreswijzer",
+		Title:   "Adreswijzer: Dutch and Belgian address verification",
+		Version: opts.Version,
+	}, &mcp.ServerOptions{
+		Instructions: instructions,
+		// Tools only: no logging capability (deprecated in 2026-07-28), and the tool list
+		// never changes while a worker runs.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	s.addTools(srv)
+	return srv
+}
+
+// NewHandler returns the streamable HTTP handler to mount at /mcp.
+//
+// Stateless, because the gateway spreads requests over workers and the tools need no
+// session, and because only a stateless handler serves the 2026-07-28 revision (which has
+// no initialize) beside the 2025-era clients that initialize first. JSON responses, because
+// no tool streams. The SDK's DNS-rebinding guard is off: behind the gateway every request
+// arrives from a loopback or private address with the public Host, which the guard would
+// refuse; the gateway checks Host and Origin instead. The SDK gets no logger, because its
+// log lines can quote what a client sent.
+func NewHandler(engine *match.Engine, store adreswijzer.Store, opts Options) http.Handler {
+	srv := NewServer(engine, store, opts)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		JSONResponse:               true,
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        MaxBodyBytes,
+	})
+}
+
+// toolError is an answer about the arguments: the agent can fix the call. Its text names
+// fields and limits, never a value the agent sent.
+type toolError struct{ msg string }
+
+func (e *toolError) Error() string { return e.msg }
+
+func badInput(msg string) error { return &toolError{msg: msg} }
+
+// unavailable is the tool error for every engine error, which is always the store's
+// (unavailable, no dataset, out of time): the spec's 503, which an agent must treat by
+// accepting the address and verifying it later (fail open).
+func unavailable() error {
+	msg, next := messages.Error(adreswijzer.LangEN, adreswijzer.ErrServiceUnavailable)
+	return &toolError{msg: msg + " " + next + " Do not retry this call in a loop."}
+}
+
+// logCall writes one line per tool call: what was called and how it ended, never what it
+// was about.
+func (s *service) logCall(ctx context.Context, tool string, start time.Time, items int, outcome string, err error) {
+	level := slog.LevelDebug
+	attrs := []slog.Attr{
+		slog.String("tool", tool),
+		slog.String("outcome", outcome),
+		slog.Float64("durationMs", float64(time.Since(start).Microseconds())/1000),
+	}
+	if items > 0 {
+		attrs = append(attrs, slog.Int("items", items))
+	}
+	var te *toolError
+	switch {
+	case err == nil:
+	case errors.As(err, &te) && outcome == "unavailable":
+		level = slog.LevelWarn
+	case errors.As(err, &te):
+		// The agent's own mistake; the message names fields only.
+		attrs = append(attrs, slog.String("err", te.msg))
+	}
+	s.log.LogAttrs(ctx, level, "agent tool call", attrs...)
+}
+
+const instructions = `Adreswijzer checks postal addresses in the Netherlands (NL) and Belgium (BE) against the official open address registers: the Dutch BAG (Kadaster) and the Belgian BeST Address (FPS BOSA). Other countries are not checked.
+
+Which tool:
+- verify_address: one address a person gave you, free-form ("Achtergracht 1, 1381 BN Weesp") or in parts. Start here.
+- verify_addresses_batch: a list of up to 100 addresses, each with your own id; compact results in the same order.
+- lookup_address: you have a postcode and house number (plus the street in Belgium) and need every address at that number, e.g. to pick the right apartment addition (NL toevoeging) or box (BE bus/boîte).
+- suggest_address: you only have part of an address (a street being typed, a postcode); pick one suggestion, then check it with verify_address.
+- list_supported_countries: countries, required inputs and the register versions in use. Free.
+
+Rules:
+- Answers only change when the register data changes: never repeat an identical call. Identical calls more than 5 times a minute are refused; limits are 60 calls a minute (bursts of 20; a batch counts each address) and 10,000 a day.
+- Fail open: if a tool says the register is temporarily unavailable, accept the address as the person gave it and verify it later. Never stop a person because of this service. "blocking" in a result is advice, not a rule.
+- Every result names its register (meta.source) and dataset version (meta.datasetVersion). Show meta.attribution with Belgian data.
+- Results carry a nextStep sentence meant for the person; lang (nl, fr, de, en) picks its language.`

@@ -1,0 +1,158 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in BatchInput) (*mcp.CallToolResult, BatchOutput, error) {
+	start := time.Now()
+	n := len(in.Addresses)
+	var err error
+	switch {
+	case n == 0:
+		err = badInput("addresses is empty: give 1 to 100 addresses.")
+	case n > adreswijzer.MaxBatchSize:
+		err = badInput(fmt.Sprintf("verify_addresses_batch takes at most %d addresses; this call had %d. Split the list into calls of at most %d; nothing was verified.",
+			adreswijzer.MaxBatchSize, n, adreswijzer.MaxBatchSize))
+	default:
+		_, _, err = langAndCarrier(in.Lang, in.Carrier)
+	}
+	if err != nil {
+		s.logCall(ctx, ToolBatch, start, n, "bad input", err)
+		return nil, BatchOutput{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.BatchTimeout)
+	defer cancel()
+	results, used, err := s.verifyAll(ctx, in)
+	if err != nil {
+		err = unavailable()
+		s.logCall(ctx, ToolBatch, start, n, "unavailable", err)
+		return nil, BatchOutput{}, err
+	}
+	lang, _ := adreswijzer.ParseLanguage(in.Lang)
+	if lang == "" {
+		lang = adreswijzer.DefaultLanguage
+	}
+	s.logCall(ctx, ToolBatch, start, n, "ok", nil)
+	return nil, BatchOutput{Results: results, Meta: registersMeta(lang, used)}, nil
+}
+
+// verifyAll verifies the items with a few workers and returns the results in the input
+// order, with the datasets that answered. An item whose input is unusable gets an error
+// result and the others go on; a register that does not answer fails the whole batch,
+// because the agent must then accept every address and verify later anyway.
+func (s *service) verifyAll(ctx context.Context, in BatchInput) ([]BatchResult, []adreswijzer.Dataset, error) {
+	results := make([]BatchResult, len(in.Addresses))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		next     = make(chan int)
+	)
+	for range min(s.opts.BatchWorkers, len(in.Addresses)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r, err := s.verifyItem(ctx, in.Addresses[i], in.Lang, in.Carrier)
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					cancel()
+					continue
+				}
+				results[i] = r
+			}
+		}()
+	}
+feed:
+	for i := range in.Addresses {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	for _, r := range results {
+		if r.Status == "" { // not reached before the deadline
+			return nil, nil, errors.Join(adreswijzer.ErrUnavailable, ctx.Err())
+		}
+	}
+	// The registers consulted: those of the countries checked, and both when an address's
+	// country could not be told.
+	consulted := map[string]bool{}
+	for _, r := range results {
+		switch {
+		case r.CountryCode != nil:
+			consulted[*r.CountryCode] = true
+		case r.Status != "error" && !slices.Contains(r.Issues, adreswijzer.IssueUnsupportedCountry):
+			consulted[string(adreswijzer.NL)], consulted[string(adreswijzer.BE)] = true, true
+		}
+	}
+	var used []adreswijzer.Dataset
+	for _, c := range adreswijzer.Countries {
+		if !consulted[string(c)] {
+			continue
+		}
+		if ds, err := s.store.Active(ctx, c); err == nil {
+			used = append(used, ds)
+		}
+	}
+	return results, used, nil
+}
+
+// verifyItem verifies one address of a batch. Errors are the store's; an unusable input is
+// a result with status "error".
+func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string) (BatchResult, error) {
+	res := BatchResult{ID: it.ID, Issues: []adreswijzer.IssueCode{}}
+	if strings.TrimSpace(it.ID) == "" || utf8.RuneCountInString(it.ID) > maxIDLength {
+		res.Status, res.Error = "error", fmt.Sprintf("id must be 1 to %d characters.", maxIDLength)
+		return res, nil
+	}
+	req, err := buildRequest(it.AddressFields, lang, carrier)
+	if err != nil {
+		res.Status, res.Error = "error", err.Error()
+		return res, nil
+	}
+	v, err := s.verify(ctx, req)
+	if err != nil {
+		return BatchResult{}, err
+	}
+	res.Status = string(v.resp.Status)
+	res.Blocking = v.resp.Blocking
+	if v.country != "" {
+		res.CountryCode = &v.country
+	}
+	if n := v.resp.Normalized; n != nil {
+		line := n.Address1
+		if n.Address2 != nil {
+			line += " " + *n.Address2
+		}
+		res.Normalized = ptr(line + ", " + strings.TrimSpace(n.Zip+" "+n.City))
+	}
+	for _, is := range v.resp.Issues {
+		res.Issues = append(res.Issues, is.Code)
+	}
+	return res, nil
+}

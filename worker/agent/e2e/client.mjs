@@ -1,0 +1,37 @@
+// Connects to the agent interface with the official MCP TypeScript SDK, as agent hosts do,
+// lists the tools, verifies one real Weesp address and prints what it saw as one JSON line.
+// Usage: node client.mjs <url of /mcp>. The Go test TestTypeScriptClient runs it.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const url = process.argv[2];
+if (!url) {
+  console.error("usage: node client.mjs <url of /mcp>");
+  process.exit(2);
+}
+
+const client = new Client({ name: "adreswijzer-e2e", version: "1.0.0" });
+const transport = new StreamableHTTPClientTransport(new URL(url));
+await client.connect(transport);
+
+const { tools } = await client.listTools();
+// The SDK checks structuredContent against the tool's output schema and throws when it
+// does not conform.
+const result = await client.callTool({
+  name: "verify_address",
+  arguments: { address: "Achtergracht 1, 1381 BK Weesp", lang: "en" },
+});
+const refused = await client.callTool({
+  name: "verify_addresses_batch",
+  arguments: { addresses: Array.from({ length: 101 }, (_, i) => ({ id: String(i), address: "Achtergracht 1, 1381 BK Weesp" })) },
+});
+
+console.log(JSON.stringify({
+  protocolVersion: transport.protocolVersion ?? null,
+  server: client.getServerVersion(),
+  instructions: client.getInstructions() ?? "",
+  tools: tools.map((t) => ({ name: t.name, input: t.inputSchema, output: t.outputSchema ?? null })),
+  result,
+  refused,
+}));
+await client.close();

@@ -1,0 +1,178 @@
+package agent
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// freeForm is a free-form address split into the fields of a checkout form.
+type freeForm struct {
+	address1, address2, zip, city string
+	// country is what a country word in the text named: NL, BE, another ISO code (which
+	// gets UNSUPPORTED_COUNTRY), or "" when there was none.
+	country string
+}
+
+// splitFreeForm reads an address as people write it on one line with commas or on several
+// lines: name and company lines, the street line, perhaps a line with the apartment or box,
+// the postcode with the city, perhaps the country. It finds the postcode (the rightmost
+// text that can be one, because a street may hold numbers), takes the city from beside it,
+// and the street line from before it; the root package's parsers and the matching engine
+// do the rest, so this only has to cut the text, never to judge it.
+func splitFreeForm(s string) freeForm {
+	var f freeForm
+	var segs [][]string // segments of the text, each as its words
+	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || r == ',' || r == ';' }) {
+		words := strings.Fields(seg)
+		if len(words) == 0 {
+			continue
+		}
+		if c := countryWord(strings.Join(words, " ")); c != "" {
+			f.country = c
+			continue
+		}
+		segs = append(segs, words)
+	}
+	// A country written after the city without a comma: "1130 Haren Belgique".
+	if n := len(segs); n > 0 && f.country == "" {
+		last := segs[n-1]
+		for k := min(3, len(last)-1); k >= 1; k-- {
+			if c := countryWord(strings.Join(last[len(last)-k:], " ")); c != "" && len(c) == 2 && isLongCountryName(last[len(last)-k:]) {
+				f.country = c
+				segs[n-1] = last[:len(last)-k]
+				break
+			}
+		}
+	}
+	if len(segs) == 0 {
+		return f
+	}
+	si, wi, k := findPostcode(segs)
+	var streetLines []string
+	switch {
+	case si >= 0:
+		seg := segs[si]
+		f.zip = strings.Join(seg[wi:wi+k], " ")
+		before, after := seg[:wi], seg[wi+k:]
+		switch {
+		case len(after) > 0:
+			f.city = strings.Join(after, " ")
+		case si+1 < len(segs):
+			f.city = strings.Join(segs[si+1], " ")
+		case si > 0 && len(before) > 0:
+			// "Weesp 1381 BN" on a line of its own.
+			f.city, before = strings.Join(before, " "), nil
+		}
+		for _, w := range segs[:si] {
+			streetLines = append(streetLines, strings.Join(w, " "))
+		}
+		if len(before) > 0 {
+			streetLines = append(streetLines, strings.Join(before, " "))
+		}
+	case len(segs) > 1:
+		f.city = strings.Join(segs[len(segs)-1], " ")
+		for _, w := range segs[:len(segs)-1] {
+			streetLines = append(streetLines, strings.Join(w, " "))
+		}
+	default:
+		streetLines = []string{strings.Join(segs[0], " ")}
+	}
+	f.address1, f.address2 = pickStreetLine(streetLines)
+	return f
+}
+
+// findPostcode returns the segment, the word and the number of words (1 or 2) of the
+// rightmost text that can be a Dutch or Belgian postcode, or si = -1. A bare four-digit
+// number that ends a street line followed by another line is the house number
+// ("Kerkstraat 1000, Brussel"), not a postcode.
+func findPostcode(segs [][]string) (si, wi, k int) {
+	for si = len(segs) - 1; si >= 0; si-- {
+		seg := segs[si]
+		for wi = len(seg) - 1; wi >= 0; wi-- {
+			for k = 2; k >= 1; k-- {
+				if wi+k > len(seg) {
+					continue
+				}
+				cand := strings.Join(seg[wi:wi+k], " ")
+				nl, be := adreswijzer.PostcodeCountry(cand)
+				if !nl && !be {
+					continue
+				}
+				if k == 1 && wi > 0 && wi == len(seg)-1 && si+1 < len(segs) && !hasDigit(seg[:wi]) && isDigits(cand) {
+					continue
+				}
+				return si, wi, k
+			}
+		}
+	}
+	return -1, 0, 0
+}
+
+// pickStreetLine takes the first line with a street and a house number as address1 and
+// what follows it (an apartment or box line) as address2. Lines before it are names and
+// companies, which the registers do not hold. Without such a line the lines are joined, so
+// that "Hugo de Grootlaan" and "16" on two lines still make a street line.
+func pickStreetLine(lines []string) (address1, address2 string) {
+	for i, l := range lines {
+		if p := adreswijzer.ParseAddressLine(adreswijzer.NL, l); p.HasNumber && p.Street != "" {
+			return l, strings.Join(lines[i+1:], " ")
+		}
+	}
+	return strings.Join(lines, " "), ""
+}
+
+func hasDigit(words []string) bool {
+	for _, w := range words {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// countryNames maps what people write for a country, folded (lower case, no diacritics),
+// to its ISO code. The neighbours are listed so that their addresses are answered with
+// UNSUPPORTED_COUNTRY instead of a search of the Dutch or Belgian register.
+var countryNames = map[string]string{
+	"nl": "NL", "nld": "NL", "nederland": "NL", "netherlands": "NL", "the netherlands": "NL",
+	"holland": "NL", "pays-bas": "NL", "pays bas": "NL", "niederlande": "NL", "koninkrijk der nederlanden": "NL",
+	"be": "BE", "bel": "BE", "belgie": "BE", "belgium": "BE", "belgique": "BE", "belgien": "BE",
+	"belgica": "BE", "belgio": "BE", "koninkrijk belgie": "BE", "royaume de belgique": "BE",
+	"de": "DE", "deu": "DE", "deutschland": "DE", "germany": "DE", "duitsland": "DE", "allemagne": "DE",
+	"fr": "FR", "fra": "FR", "france": "FR", "frankrijk": "FR", "frankreich": "FR",
+	"lu": "LU", "lux": "LU", "luxembourg": "LU", "luxemburg": "LU",
+	"gb": "GB", "uk": "GB", "united kingdom": "GB", "england": "GB", "verenigd koninkrijk": "GB", "royaume-uni": "GB",
+}
+
+// countryWord returns the ISO code a text names as a country, or "".
+func countryWord(s string) string {
+	return countryNames[foldCountry(s)]
+}
+
+// isLongCountryName keeps two- and three-letter codes out of the trailing match: "1381 BE"
+// is a Dutch postcode with the letters BE, and "Haren NL" is rare enough to need a comma.
+func isLongCountryName(words []string) bool {
+	return len(strings.Join(words, " ")) > 3
+}
+
+var diacritics = strings.NewReplacer(
+	"ë", "e", "é", "e", "è", "e", "ê", "e", "É", "e", "Ë", "e",
+	"ï", "i", "í", "i", "î", "i", "ü", "u", "ú", "u", "û", "u",
+	"ä", "a", "á", "a", "à", "a", "â", "a", "ö", "o", "ó", "o", "ô", "o", "ç", "c",
+)
+
+func foldCountry(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), ".()")
+	return diacritics.Replace(strings.ToLower(strings.Join(strings.Fields(s), " ")))
+}

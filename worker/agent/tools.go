@@ -1,0 +1,229 @@
+package agent
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// AddressFields is one address as an agent may give it: free-form, or in the parts of a
+// checkout form.
+type AddressFields struct {
+	Address  string `json:"address,omitempty" jsonschema:"The whole address as one text, at most 500 characters, on one line with commas or on several lines, e.g. \"Achtergracht 1, 1381 BN Weesp\" or \"Rue du Pré aux Oies 134 bte 1\\n1130 Bruxelles\\nBelgique\". Give either this or the parts address1, zip, city."`
+	Address1 string `json:"address1,omitempty" jsonschema:"Street and house number with any letter or addition, e.g. \"Bloemendalerweg 51A-10\" or \"Stevens-de Waelplein 9\". At most 200 characters."`
+	Address2 string `json:"address2,omitempty" jsonschema:"Apartment or box when it is a separate field: the Dutch toevoeging (\"2 hoog\", \"ben\") or the Belgian box (\"bus 2\", \"bte 1\"). At most 200 characters."`
+	Zip      string `json:"zip,omitempty" jsonschema:"Postcode: Dutch \"1234 AB\", Belgian \"1234\". At most 200 characters."`
+	City     string `json:"city,omitempty" jsonschema:"Town or city, e.g. \"Weesp\", \"Bruxelles\", \"Lembeek\". At most 200 characters."`
+	// CountryCode is free text on purpose: an unsupported country is an answer
+	// (UNSUPPORTED_COUNTRY), not a bad argument.
+	CountryCode       string `json:"countryCode,omitempty" jsonschema:"NL or BE (a country name such as \"Nederland\" or \"Belgique\" also works). Leave it out when you do not know: the country is then detected from the postcode, country words in the address and the registers."`
+	CustomerConfirmed bool   `json:"customerConfirmed,omitempty" jsonschema:"Set only after the person explicitly confirmed this exact address although it was not found; it is then accepted for review and no longer blocks."`
+	AllowPoBox        bool   `json:"allowPoBox,omitempty" jsonschema:"Accept a PO box (Postbus, Antwoordnummer, boîte postale) where a delivery address is not needed."`
+}
+
+// VerifyInput is the input of verify_address.
+type VerifyInput struct {
+	AddressFields
+	Lang    string `json:"lang,omitempty" jsonschema:"Language of messages and nextStep: nl, fr, de or en. Pass the language you speak with the person; without it the address's own region language is used."`
+	Carrier string `json:"carrier,omitempty" jsonschema:"Parcel carrier whose field limits to check: postnl, bpost, dhl or sendcloud. Adds the address split into that carrier's fields."`
+}
+
+// VerifyOutput is the result of verify_address: the REST validate answer with the country
+// that was checked.
+type VerifyOutput struct {
+	Status adreswijzer.Verdict `json:"status" jsonschema:"valid: exactly as in the register; corrected: found after a correction (use normalized); ambiguous: several addresses or countries fit, see suggestions and ask the person; invalid: not found, see issues."`
+	// CountryCode is the country checked; null when it could not be told.
+	CountryCode     *string                         `json:"countryCode" jsonschema:"The country checked (NL or BE); null when it could not be told apart (issue COUNTRY_AMBIGUOUS) or is not supported."`
+	CountryDetected bool                            `json:"countryDetected" jsonschema:"True when no country was given and it was detected."`
+	Formatted       []string                        `json:"formatted" jsonschema:"Postal lines ready to print on a label, null when no single address matched."`
+	Normalized      *adreswijzer.NormalizedAddress  `json:"normalized" jsonschema:"The register's version of the address in checkout fields, null when no single address matched."`
+	Match           *adreswijzer.AddressMatch       `json:"match" jsonschema:"The matched register address taken apart (street, number, letter, unit)."`
+	Suggestions     []adreswijzer.NormalizedAddress `json:"suggestions" jsonschema:"Up to 10 candidates when the status is ambiguous or the number has other additions; ask the person which one."`
+	Confidence      adreswijzer.Confidence          `json:"confidence"`
+	Blocking        bool                            `json:"blocking" jsonschema:"Advice: true only when the address certainly cannot be delivered as written. The caller decides."`
+	Issues          []adreswijzer.Issue             `json:"issues" jsonschema:"Findings with a code, a severity and a message for the person."`
+	Carrier         *adreswijzer.CarrierAddress     `json:"carrier" jsonschema:"The address in the requested carrier's fields, null when no carrier was asked for."`
+	NextStep        string                          `json:"nextStep" jsonschema:"One sentence saying what to do next, for the person."`
+	Meta            adreswijzer.Meta                `json:"meta" jsonschema:"The register (source), its dataset version and, for Belgium, the attribution to show."`
+}
+
+// LookupInput is the input of lookup_address.
+type LookupInput struct {
+	Country     string `json:"country" jsonschema:"NL or BE."`
+	Postcode    string `json:"postcode" jsonschema:"Postcode: Dutch \"1382 KB\", Belgian \"1502\"."`
+	HouseNumber int    `json:"houseNumber" jsonschema:"The house number without letter or addition, e.g. 51 for \"51A-10\": every letter, addition and box at the number is returned."`
+	Street      string `json:"street,omitempty" jsonschema:"Street name; required for BE, where a postcode spans many streets (Dutch or French name, typos tolerated). Optional for NL."`
+	Lang        string `json:"lang,omitempty" jsonschema:"Language of messages and names: nl, fr, de or en."`
+	Carrier     string `json:"carrier,omitempty" jsonschema:"Carrier whose fields each address carries: postnl, bpost, dhl or sendcloud (default: PostNL for NL, bpost for BE)."`
+}
+
+// SuggestInput is the input of suggest_address.
+type SuggestInput struct {
+	Country  string `json:"country" jsonschema:"NL or BE."`
+	Query    string `json:"query" jsonschema:"What is known so far, 1 to 100 characters: a street with or without a number (\"Bloemendalerweg 51\", \"rue du pré\"), a postcode and number (\"1382 KB 51\") or a place."`
+	Postcode string `json:"postcode,omitempty" jsonschema:"Limits suggestions to this postcode."`
+	Lang     string `json:"lang,omitempty" jsonschema:"Language of names and messages: nl, fr, de or en."`
+}
+
+// SuggestOutput is the result of suggest_address.
+type SuggestOutput struct {
+	Suggestions []adreswijzer.AutocompleteSuggestion `json:"suggestions" jsonschema:"Up to 10: kind \"address\" is complete (verify it with verify_address), \"street\" still needs a house number, \"locality\" a street."`
+	Degraded    bool                                 `json:"degraded" jsonschema:"True when the search ran out of time and the list may be shorter than it could be."`
+	Issues      []adreswijzer.Issue                  `json:"issues"`
+	NextStep    string                               `json:"nextStep"`
+	Meta        adreswijzer.Meta                     `json:"meta"`
+}
+
+// BatchItem is one address of verify_addresses_batch.
+type BatchItem struct {
+	ID string `json:"id" jsonschema:"Your id for this address (e.g. an order number), 1 to 100 characters, returned with its result."`
+	AddressFields
+}
+
+// BatchInput is the input of verify_addresses_batch.
+type BatchInput struct {
+	Addresses []BatchItem `json:"addresses" jsonschema:"1 to 100 addresses. Each counts as one call against the limits."`
+	Lang      string      `json:"lang,omitempty" jsonschema:"Language of messages: nl, fr, de or en."`
+	Carrier   string      `json:"carrier,omitempty" jsonschema:"Carrier whose field limits to check: postnl, bpost, dhl or sendcloud."`
+}
+
+// BatchResult is the compact result of one address.
+type BatchResult struct {
+	ID          string                  `json:"id"`
+	Status      string                  `json:"status" jsonschema:"valid, corrected, ambiguous or invalid as for verify_address; error when this item's input was unusable (see error)."`
+	CountryCode *string                 `json:"countryCode" jsonschema:"The country checked, null when unknown."`
+	Normalized  *string                 `json:"normalized" jsonschema:"The register address on one line, null when no single address matched."`
+	Issues      []adreswijzer.IssueCode `json:"issues" jsonschema:"Issue codes; call verify_address on one address for messages and suggestions."`
+	Blocking    bool                    `json:"blocking"`
+	Error       string                  `json:"error,omitempty" jsonschema:"Why this item could not be checked."`
+}
+
+// BatchOutput is the result of verify_addresses_batch.
+type BatchOutput struct {
+	Results []BatchResult    `json:"results" jsonschema:"One per address, in the input order."`
+	Meta    adreswijzer.Meta `json:"meta" jsonschema:"The registers and dataset versions used."`
+}
+
+// CountriesInput is the (empty) input of list_supported_countries.
+type CountriesInput struct{}
+
+// CountryInfo describes one supported country.
+type CountryInfo struct {
+	CountryCode    string         `json:"countryCode"`
+	Name           string         `json:"name"`
+	Register       string         `json:"register" jsonschema:"The official register addresses are checked against."`
+	Available      bool           `json:"available" jsonschema:"False while no dataset of the register is loaded; verify calls then say the register is unavailable."`
+	DatasetVersion *string        `json:"datasetVersion" jsonschema:"The register snapshot in use, as <dataset>:<date> parts joined by +."`
+	ActivatedAt    *string        `json:"activatedAt" jsonschema:"When that snapshot started serving (RFC 3339)."`
+	Attribution    *string        `json:"attribution" jsonschema:"Credit line to show with this register's data, null when none is needed."`
+	PostcodeFormat string         `json:"postcodeFormat"`
+	NameLanguages  []string       `json:"nameLanguages" jsonschema:"Languages street and place names exist in."`
+	RequiredInputs RequiredInputs `json:"requiredInputs"`
+}
+
+// RequiredInputs lists, per tool, what a call for the country needs.
+type RequiredInputs struct {
+	VerifyAddress  []string `json:"verify_address"`
+	LookupAddress  []string `json:"lookup_address"`
+	SuggestAddress []string `json:"suggest_address"`
+}
+
+// CountriesOutput is the result of list_supported_countries.
+type CountriesOutput struct {
+	Countries []CountryInfo `json:"countries"`
+}
+
+var (
+	langEnum    = []any{"nl", "fr", "de", "en"}
+	carrierEnum = []any{"postnl", "bpost", "dhl", "sendcloud"}
+	verdictEnum = []any{"valid", "corrected", "ambiguous", "invalid"}
+)
+
+// schemaFor infers T's schema and lets tweak add what Go types cannot say (enums, bounds).
+// The free-text limits (500 and 200 characters, 100 addresses) stay out of the schemas and
+// are checked by the handlers, whose errors say plainly what to change.
+func schemaFor[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err) // the types above are fixed; a failure is a programming error
+	}
+	if tweak != nil {
+		tweak(s.Properties)
+	}
+	return s
+}
+
+func enum(s *jsonschema.Schema, values []any) { s.Enum = values }
+
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
+
+func (s *service) addTools(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolVerify,
+		Annotations: readOnly("Verify an address (NL, BE)"),
+		Description: `Check one Dutch or Belgian address against the official register (BAG for NL, BeST Address for BE) and get the register's version of it.
+Give either "address", the whole address as text (e.g. "Achtergracht 1, 1381 BN Weesp", or several lines; at most 500 characters), or the parts address1 (street and number), address2 (apartment/box), zip and city. countryCode is optional: without it the country is detected; when a bare Belgian-looking postcode could also be Dutch and nothing else tells, the result has status "ambiguous" with issue COUNTRY_AMBIGUOUS: ask the person which country and call again with countryCode.
+Result: status (valid / corrected / ambiguous / invalid), normalized fields and formatted postal lines when one address matched, suggestions when several fit, issues with codes and messages, nextStep, confidence, blocking (advice only), and meta naming the register and dataset version.
+Do not call again with the same arguments: the answer will not change. If the tool says the register is unavailable, accept the address as given and verify it later.`,
+		InputSchema: schemaFor[VerifyInput](func(p map[string]*jsonschema.Schema) {
+			enum(p["lang"], langEnum)
+			enum(p["carrier"], carrierEnum)
+		}),
+		OutputSchema: schemaFor[VerifyOutput](func(p map[string]*jsonschema.Schema) {
+			enum(p["status"], verdictEnum)
+			enum(p["confidence"], []any{"high", "medium", "low"})
+		}),
+	}, s.verifyTool)
+
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolLookup,
+		Annotations: readOnly("Look up the addresses at a house number"),
+		Description: `List every address at a house number: NL by postcode and house number, BE by postcode, street and house number. Use it to find which additions exist (NL toevoeging such as "A", "2", "bis"; BE box "bus 2" / "bte 1") so the person can pick one, or to fill in the street and city from a Dutch postcode and number.
+Example: {"country":"NL","postcode":"1382 KB","houseNumber":51} or {"country":"BE","postcode":"1502","street":"Stevens-de Waelplein","houseNumber":9}.
+Result: addresses (each with formatted postal lines and carrier fields), the additions to choose from, issues when nothing was found (POSTCODE_NOT_FOUND, HOUSE_NUMBER_NOT_FOUND, STREET_MISMATCH), nextStep and meta. Do not repeat identical calls.`,
+		InputSchema: schemaFor[LookupInput](func(p map[string]*jsonschema.Schema) {
+			enum(p["country"], []any{"NL", "BE", "nl", "be"})
+			p["houseNumber"].Minimum = ptr(1.0)
+			p["houseNumber"].Maximum = ptr(999999.0)
+			enum(p["lang"], langEnum)
+			enum(p["carrier"], carrierEnum)
+		}),
+	}, s.lookupTool)
+
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolSuggest,
+		Annotations: readOnly("Suggest addresses from partial input"),
+		Description: `Suggest up to 10 complete addresses, streets or places in NL or BE from partial text, as address autocompletion does: a street with or without a number ("Bloemendalerweg 51", "rue du pré aux"), a postcode with a number ("1382 KB 51"), or a place name. Street names match in any register language (Dutch, French, German) and tolerate typos.
+Pick the suggestion the person means, then check it with verify_address (a "street" suggestion still needs the house number). Do not repeat identical calls.`,
+		InputSchema: schemaFor[SuggestInput](func(p map[string]*jsonschema.Schema) {
+			enum(p["country"], []any{"NL", "BE", "nl", "be"})
+			enum(p["lang"], langEnum)
+		}),
+	}, s.suggestTool)
+
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolBatch,
+		Annotations: readOnly("Verify a list of addresses"),
+		Description: `Verify up to 100 Dutch or Belgian addresses in one call, each with your own id and given like verify_address's input (free-form "address" or the parts, optional countryCode). Results come back in the input order in compact form: id, status, countryCode, normalized (the register address on one line), issue codes and blocking. Each address counts as one call against the limits (60 a minute, 10,000 a day). More than 100 addresses are refused: split the list.
+For an address that comes back ambiguous or invalid, call verify_address on it for messages and suggestions. Do not resend the same batch.`,
+		InputSchema: schemaFor[BatchInput](func(p map[string]*jsonschema.Schema) {
+			enum(p["lang"], langEnum)
+			enum(p["carrier"], carrierEnum)
+		}),
+		OutputSchema: schemaFor[BatchOutput](func(p map[string]*jsonschema.Schema) {
+			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), "error"))
+		}),
+	}, s.batchTool)
+
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolCountries,
+		Annotations: readOnly("List supported countries"),
+		Description: `List the countries addresses can be checked in (NL, BE), the inputs each tool needs per country, the register each country is checked against and the dataset version in use. Free: not counted against the limits. Countries not listed are not checked: accept such addresses as given.`,
+	}, s.countriesTool)
+}
+
+func ptr[T any](v T) *T { return &v }

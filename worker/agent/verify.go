@@ -1,0 +1,397 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/match"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
+)
+
+// verified is the outcome of one address.
+type verified struct {
+	resp     adreswijzer.ValidateResponse
+	country  string // the country checked; "" when it could not be told
+	detected bool   // the countryCode argument was absent
+}
+
+func (s *service) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, VerifyOutput, error) {
+	start := time.Now()
+	r, err := buildRequest(in.AddressFields, in.Lang, in.Carrier)
+	if err != nil {
+		s.logCall(ctx, ToolVerify, start, 0, "bad input", err)
+		return nil, VerifyOutput{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	v, err := s.verify(ctx, r)
+	if err != nil {
+		err = unavailable()
+		s.logCall(ctx, ToolVerify, start, 0, "unavailable", err)
+		return nil, VerifyOutput{}, err
+	}
+	// Detected means the caller did not say: a country word in the text counts too.
+	v.detected = strings.TrimSpace(in.CountryCode) == "" && v.country != ""
+	s.logCall(ctx, ToolVerify, start, 0, string(v.resp.Status), nil)
+	return nil, verifyOutput(v), nil
+}
+
+func verifyOutput(v verified) VerifyOutput {
+	r := v.resp
+	out := VerifyOutput{
+		Status:          r.Status,
+		CountryDetected: v.detected,
+		Formatted:       r.Formatted,
+		Normalized:      r.Normalized,
+		Match:           r.Match,
+		Suggestions:     r.Suggestions,
+		Confidence:      r.Confidence,
+		Blocking:        r.Blocking,
+		Issues:          r.Issues,
+		Carrier:         r.Carrier,
+		NextStep:        r.NextStep,
+		Meta:            r.Meta,
+	}
+	if v.country != "" {
+		out.CountryCode = &v.country
+	}
+	return out
+}
+
+// maxIDLength bounds a batch item's id, which is only echoed back: order numbers and UUIDs
+// are far shorter, and an answer must not grow with whatever a caller puts there.
+const maxIDLength = 100
+
+// buildRequest checks the arguments and turns them into a validate request. Its errors are
+// for the agent and name the argument, never its value.
+func buildRequest(a AddressFields, lang, carrier string) (adreswijzer.ValidateRequest, error) {
+	l, k, err := langAndCarrier(lang, carrier)
+	if err != nil {
+		return adreswijzer.ValidateRequest{}, err
+	}
+	parts := a.Address1 != "" || a.Address2 != "" || a.Zip != "" || a.City != ""
+	free := strings.TrimSpace(a.Address) != ""
+	switch {
+	case free && parts:
+		return adreswijzer.ValidateRequest{}, badInput("Give either address (the whole address as text) or the parts address1, address2, zip and city, not both.")
+	case !free && !parts:
+		return adreswijzer.ValidateRequest{}, badInput(`The address is missing: give address (e.g. "Achtergracht 1, 1381 BN Weesp") or the parts address1 and zip (and city).`)
+	case utf8.RuneCountInString(a.Address) > adreswijzer.MaxFreeFormLength:
+		return adreswijzer.ValidateRequest{}, badInput(fmt.Sprintf("address is longer than %d characters. Send only the postal address (street and number, postcode, city, country), or use the parts address1, zip and city.", adreswijzer.MaxFreeFormLength))
+	}
+	for _, f := range []struct{ name, v string }{{"address1", a.Address1}, {"address2", a.Address2}, {"zip", a.Zip}, {"city", a.City}} {
+		if utf8.RuneCountInString(f.v) > adreswijzer.MaxFieldLength {
+			return adreswijzer.ValidateRequest{}, badInput(fmt.Sprintf("%s is longer than %d characters.", f.name, adreswijzer.MaxFieldLength))
+		}
+	}
+	if utf8.RuneCountInString(a.CountryCode) > 60 {
+		return adreswijzer.ValidateRequest{}, badInput("countryCode must be NL or BE (or a country name).")
+	}
+	r := adreswijzer.ValidateRequest{
+		Lang: string(l), Carrier: string(k),
+		CustomerConfirmed: a.CustomerConfirmed, AllowPoBox: a.AllowPoBox,
+	}
+	if free {
+		f := splitFreeForm(a.Address)
+		r.Address1, r.Zip, r.CountryCode = f.address1, f.zip, f.country
+		if f.address2 != "" {
+			r.Address2 = &f.address2
+		}
+		if f.city != "" {
+			r.City = &f.city
+		}
+	} else {
+		r.Address1, r.Zip = a.Address1, a.Zip
+		if a.Address2 != "" {
+			r.Address2 = &a.Address2
+		}
+		if a.City != "" {
+			r.City = &a.City
+		}
+	}
+	if c := strings.TrimSpace(a.CountryCode); c != "" {
+		// The argument wins over a country word in the text.
+		r.CountryCode = countryCodeOf(c)
+	}
+	return r, nil
+}
+
+// countryCodeOf reads a countryCode argument: a code in any case or a country name. What is
+// neither is passed on as it is, and the engine answers UNSUPPORTED_COUNTRY.
+func countryCodeOf(s string) string {
+	if c, ok := adreswijzer.ParseCountry(s); ok {
+		return string(c)
+	}
+	if c := countryWord(s); c != "" {
+		return c
+	}
+	return strings.ToUpper(s)
+}
+
+// verify validates one address (CountryCode empty when the country must be detected). Its
+// errors are the store's.
+func (s *service) verify(ctx context.Context, r adreswijzer.ValidateRequest) (verified, error) {
+	if r.CountryCode != "" {
+		resp, err := s.engine.Validate(ctx, r)
+		if err != nil {
+			return verified{}, err
+		}
+		v := verified{resp: resp}
+		if _, ok := adreswijzer.ParseCountry(r.CountryCode); ok {
+			v.country = r.CountryCode
+		}
+		return v, nil
+	}
+	return s.detect(ctx, r)
+}
+
+// candidate is a country tried for an address that names none.
+type candidate struct {
+	c     adreswijzer.Country
+	resp  adreswijzer.ValidateResponse
+	ds    adreswijzer.Dataset
+	found bool // the register knows the address, in the postcode typed
+}
+
+// confirms reports whether an answer found the address (any verdict but invalid) in a
+// postcode that agrees with the one typed: the same four digits, as Belgian postcodes and
+// the Dutch postcode areas (PC4) have them. The engine may find a street by its name
+// elsewhere in the country, which is a correction within a country but no evidence that
+// the country is right.
+func confirms(zip string, resp adreswijzer.ValidateResponse) bool {
+	if resp.Status == adreswijzer.VerdictInvalid {
+		return false
+	}
+	if nl, be := adreswijzer.PostcodeCountry(zip); !nl && !be {
+		return true // nothing usable typed
+	}
+	digits := leadingDigits(zip)
+	var found []adreswijzer.NormalizedAddress
+	if resp.Normalized != nil {
+		found = append(found, *resp.Normalized)
+	}
+	found = append(found, resp.Suggestions...)
+	for _, n := range found {
+		if strings.HasPrefix(n.Zip, digits) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingDigits returns the first four digits of a typed postcode ("B-1130" gives 1130).
+func leadingDigits(zip string) string {
+	var b strings.Builder
+	for _, r := range zip {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			if b.Len() == 4 {
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+// detect finds the country of an address that names none, from the strongest clue to the
+// weakest: the postcode's shape (four digits and two letters are Dutch); then which
+// register knows the address; then which register knows the postcode or the city. When
+// the clues do not single out one country, the answer asks (COUNTRY_AMBIGUOUS) rather than
+// guessing: a parcel sent to the wrong country is lost.
+func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (verified, error) {
+	candidates := adreswijzer.Countries
+	if zip := strings.TrimSpace(req.Zip); zip != "" {
+		nl, be := adreswijzer.PostcodeCountry(zip)
+		switch {
+		case nl && !be:
+			candidates = []adreswijzer.Country{adreswijzer.NL}
+		case be && !nl:
+			candidates = []adreswijzer.Country{adreswijzer.BE}
+		}
+	}
+	var all []candidate
+	var lastErr error
+	for _, c := range candidates {
+		ds, err := s.store.Active(ctx, c)
+		if errors.Is(err, adreswijzer.ErrNoDataset) {
+			lastErr = err
+			continue // a country without a dataset cannot be the answer
+		}
+		if err != nil {
+			// A register that is down could hold the address: no guessing from the other.
+			return verified{}, err
+		}
+		r := req
+		r.CountryCode = string(c)
+		resp, err := s.engine.Validate(ctx, r)
+		if err != nil {
+			if errors.Is(err, adreswijzer.ErrNoDataset) {
+				lastErr = err
+				continue
+			}
+			return verified{}, err
+		}
+		all = append(all, candidate{c: c, resp: resp, ds: ds, found: confirms(req.Zip, resp)})
+	}
+	switch len(all) {
+	case 0:
+		return verified{}, lastErr
+	case 1:
+		if len(candidates) == 1 || all[0].found {
+			return verified{resp: all[0].resp, country: string(all[0].c)}, nil
+		}
+	}
+	var found []candidate
+	for _, t := range all {
+		if t.found {
+			found = append(found, t)
+		}
+	}
+	if len(found) == 1 {
+		return verified{resp: found[0].resp, country: string(found[0].c)}, nil
+	}
+	if len(found) == 0 {
+		// Nothing matched: an invalid answer from the country whose register knows the
+		// postcode (or else the city) explains best what is wrong.
+		best, bestScore, tie := -1, 0, false
+		for i, t := range all {
+			score := 0
+			if knowsPostcode(t.ds, t.c, req.Zip) {
+				score += 2
+			}
+			if req.City != nil && knowsCity(t.ds, *req.City) {
+				score++
+			}
+			switch {
+			case score > bestScore:
+				best, bestScore, tie = i, score, false
+			case score == bestScore:
+				tie = true
+			}
+		}
+		if best >= 0 && !tie {
+			return verified{resp: all[best].resp, country: string(all[best].c)}, nil
+		}
+	}
+	return verified{resp: countryAmbiguous(req, all)}, nil
+}
+
+// countryAmbiguous is the answer that asks for the country. When the address exists in both
+// registers, both versions are offered as suggestions.
+func countryAmbiguous(req adreswijzer.ValidateRequest, tried []candidate) adreswijzer.ValidateResponse {
+	lang, ok := adreswijzer.ParseLanguage(req.Lang)
+	if !ok {
+		lang = adreswijzer.DefaultLanguage
+	}
+	resp := adreswijzer.ValidateResponse{
+		Status:      adreswijzer.VerdictAmbiguous,
+		Suggestions: []adreswijzer.NormalizedAddress{},
+		Confidence:  adreswijzer.ConfidenceLow,
+		Issues: []adreswijzer.Issue{
+			messages.NewIssue(lang, adreswijzer.IssueCountryAmbiguous, adreswijzer.FieldCountryCode, messages.Details{}),
+		},
+		NextStep: messages.NextStep(lang, messages.CountryAmbiguous),
+	}
+	var dss []adreswijzer.Dataset
+	for _, t := range tried {
+		dss = append(dss, t.ds)
+		if !t.found {
+			continue
+		}
+		if t.resp.Normalized != nil {
+			resp.Suggestions = append(resp.Suggestions, *t.resp.Normalized)
+			continue
+		}
+		for _, sug := range t.resp.Suggestions {
+			if len(resp.Suggestions) < adreswijzer.MaxSuggestions {
+				resp.Suggestions = append(resp.Suggestions, sug)
+			}
+		}
+	}
+	resp.Meta = registersMeta(lang, dss)
+	return resp
+}
+
+// registersMeta names every register an answer consulted, with their versions joined as
+// the spec's datasetVersion allows, and the BeST attribution when Belgian data was used.
+func registersMeta(lang adreswijzer.Language, dss []adreswijzer.Dataset) adreswijzer.Meta {
+	m := adreswijzer.Meta{Language: lang}
+	var versions []adreswijzer.DatasetVersion
+	var sources []string
+	for _, ds := range dss {
+		info := ds.Info()
+		versions = append(versions, info.Version)
+		switch info.Country {
+		case adreswijzer.NL:
+			sources = append(sources, match.SourceBAG)
+		case adreswijzer.BE:
+			sources = append(sources, match.SourceBeST)
+			m.Attribution = ptr(match.AttributionBeST)
+		}
+	}
+	if v := string(adreswijzer.CombineVersions(versions...)); v != "" {
+		m.DatasetVersion = &v
+	}
+	if len(sources) > 0 {
+		m.Source = ptr(strings.Join(sources, "; "))
+	}
+	return m
+}
+
+// knowsPostcode reports whether the register has addresses in the postcode, or for a Dutch
+// four-digit area (PC4) in any postcode of it.
+func knowsPostcode(ds adreswijzer.Dataset, c adreswijzer.Country, zip string) bool {
+	if strings.TrimSpace(zip) == "" {
+		return false
+	}
+	cat := ds.Catalog()
+	if pc, err := adreswijzer.NormalizePostcode(c, zip); err == nil {
+		return cat.HasPostcode(pc)
+	}
+	if c != adreswijzer.NL {
+		return false
+	}
+	digits := leadingDigits(zip)
+	if len(digits) != 4 {
+		return false
+	}
+	i := sort.Search(len(cat.Places), func(i int) bool { return cat.Places[i].Postcode >= digits })
+	return i < len(cat.Places) && strings.HasPrefix(cat.Places[i].Postcode, digits)
+}
+
+// knowsCity reports whether a locality or municipality of the register has the name, in any
+// of its languages, letter case and accents aside.
+func knowsCity(ds adreswijzer.Dataset, city string) bool {
+	key := foldName(city)
+	if key == "" {
+		return false
+	}
+	for _, l := range ds.Catalog().Localities {
+		for _, n := range append(l.Names.All(), l.Municipality.All()...) {
+			if foldName(n) == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldName compares place names: lower case, accents and punctuation dropped.
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range diacritics.Replace(strings.ToLower(s)) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
