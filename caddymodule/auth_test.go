@@ -1,0 +1,281 @@
+package caddymodule_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+)
+
+const (
+	platformSecret   = "shpss_0123456789abcdef0123456789abcdef"
+	platformAudience = "app-client-id-123"
+)
+
+func platformToken(t *testing.T, secret string, claims jwt.MapClaims, method jwt.SigningMethod) string {
+	t.Helper()
+	tok := jwt.NewWithClaims(method, claims)
+	var key any = []byte(secret)
+	if method == jwt.SigningMethodNone {
+		key = jwt.UnsafeAllowNoneSignatureType
+	}
+	s, err := tok.SignedString(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func shopClaims(exp time.Duration) jwt.MapClaims {
+	now := time.Now()
+	return jwt.MapClaims{"iss": "https://demo.myshopify.com/admin", "dest": "https://demo.myshopify.com",
+		"aud": platformAudience, "sub": "42", "exp": now.Add(exp).Unix(), "nbf": now.Add(-time.Minute).Unix(),
+		"iat": now.Add(-time.Minute).Unix()}
+}
+
+// Every credential kind and every status of the spec's table, through the real Caddy
+// configuration, against the worker the test run names (or the stand-in).
+func TestCredentials(t *testing.T) {
+	upstream, fake := gatewaytest.Upstream(t)
+	g := startGateway(t, gatewayConfig{
+		upstream: upstream,
+		extra: `platform shopify {
+				secret ` + platformSecret + `
+				audience ` + platformAudience + `
+				account acct-platform
+			}`,
+		keys: []keys.Options{
+			{Name: "live", Kind: keys.Live, Account: "acct-live"},
+			{Name: "test", Kind: keys.Test, Account: "acct-test"},
+			{Name: "pk", Kind: keys.PKLive, Account: "acct-pk", Origins: []string{shop}},
+			{Name: "pktest", Kind: keys.PKTest, Account: "acct-pk", Origins: []string{shop}},
+			{Name: "noscope", Kind: keys.Live, Account: "acct-live", Scopes: []string{"billing:read"}},
+			{Name: "revoked", Kind: keys.Live, Account: "acct-live"},
+		},
+	})
+	revoke(t, g, "revoked")
+
+	valid := platformToken(t, platformSecret, shopClaims(time.Minute), jwt.SigningMethodHS256)
+	expired := platformToken(t, platformSecret, shopClaims(-time.Minute), jwt.SigningMethodHS256)
+	noExp := shopClaims(time.Minute)
+	delete(noExp, "exp")
+	withoutExp := platformToken(t, platformSecret, noExp, jwt.SigningMethodHS256)
+	wrongSecret := platformToken(t, "another-secret-of-enough-length", shopClaims(time.Minute), jwt.SigningMethodHS256)
+	algNone := platformToken(t, "", shopClaims(time.Minute), jwt.SigningMethodNone)
+	wrongAlg := platformToken(t, platformSecret, shopClaims(time.Minute), jwt.SigningMethodHS512)
+	otherApp := shopClaims(time.Minute)
+	otherApp["aud"] = "some-other-app"
+	wrongAud := platformToken(t, platformSecret, otherApp, jwt.SigningMethodHS256)
+	unknownLive := "aw_live_" + strings.Repeat("A", 43)
+
+	sess := "&sessionId=chk-1"
+	cases := []struct {
+		name   string
+		r      req
+		status int
+		code   adreswijzer.ErrorCode
+	}{
+		{"no credential", req{path: nlLookup}, 401, adreswijzer.ErrUnauthorized},
+		{"basic scheme", req{path: nlLookup, auth: "Basic YTpi"}, 401, adreswijzer.ErrUnauthorized},
+		{"bearer garbage", req{path: nlLookup, auth: "Bearer not-a-key"}, 401, adreswijzer.ErrUnauthorized},
+		{"unknown live key", req{path: nlLookup, auth: "Bearer " + unknownLive}, 401, adreswijzer.ErrUnauthorized},
+		{"revoked key", req{path: nlLookup, key: "revoked"}, 401, adreswijzer.ErrUnauthorized},
+		{"key in query", req{path: nlLookup + "&api_key=" + g.secrets["live"], key: "live"}, 401, adreswijzer.ErrUnauthorized},
+		{"token param", req{path: nlLookup + "&token=abc", key: "live"}, 401, adreswijzer.ErrUnauthorized},
+		{"live NL lookup", req{path: nlLookup, key: "live"}, 200, ""},
+		{"live BE lookup", req{path: beLookup, key: "live"}, 200, ""},
+		{"live suggest", req{path: "/v1/suggest?country=nl&q=Hugo", key: "live"}, 200, ""},
+		{"live autocomplete", req{path: "/v1/autocomplete?country=be&q=Haren", key: "live"}, 200, ""},
+		{"live validate", req{path: "/v1/validate", key: "live", body: validateBody("")}, 200, ""},
+		{"test lookup", req{path: nlLookup, key: "test"}, 200, ""},
+		{"pk lookup", req{path: nlLookup + sess, key: "pk", origin: shop}, 200, ""},
+		{"pk_test lookup", req{path: nlLookup + sess, key: "pktest", origin: shop}, 200, ""},
+		{"pk suggest", req{path: "/v1/suggest?country=nl&q=Hugo" + sess, key: "pk", origin: shop}, 200, ""},
+		{"pk POST suggest", req{path: "/v1/suggest", key: "pk", origin: shop,
+			body: []byte(`{"country":"nl","q":"Hugo","sessionId":"chk-1"}`)}, 200, ""},
+		{"pk validate", req{path: "/v1/validate", key: "pk", origin: shop, body: validateBody("chk-1")}, 200, ""},
+		{"pk without session", req{path: nlLookup, key: "pk", origin: shop}, 422, adreswijzer.ErrValidationFailed},
+		{"pk validate without session", req{path: "/v1/validate", key: "pk", origin: shop, body: validateBody("")}, 422, adreswijzer.ErrValidationFailed},
+		{"pk bad session", req{path: nlLookup + "&sessionId=a%20b", key: "pk", origin: shop}, 422, adreswijzer.ErrValidationFailed},
+		{"pk foreign origin", req{path: nlLookup + sess, key: "pk", origin: "https://evil.example"}, 403, adreswijzer.ErrForbidden},
+		{"pk without origin", req{path: nlLookup + sess, key: "pk"}, 403, adreswijzer.ErrForbidden},
+		{"pk autocomplete", req{path: "/v1/autocomplete?country=nl&q=Hugo" + sess, key: "pk", origin: shop}, 403, adreswijzer.ErrForbidden},
+		{"pk mcp", req{path: "/mcp", key: "pk", origin: shop, body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)}, 403, adreswijzer.ErrForbidden},
+		{"no scope", req{path: nlLookup, key: "noscope"}, 403, adreswijzer.ErrForbidden},
+		{"platform lookup", req{path: nlLookup, auth: "Bearer " + valid}, 200, ""},
+		{"platform autocomplete", req{path: "/v1/autocomplete?country=nl&q=Hugo", auth: "Bearer " + valid}, 200, ""},
+		{"platform mcp", req{path: "/mcp", auth: "Bearer " + valid, body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)}, 403, adreswijzer.ErrForbidden},
+		{"platform expired", req{path: nlLookup, auth: "Bearer " + expired}, 401, adreswijzer.ErrUnauthorized},
+		{"platform without exp", req{path: nlLookup, auth: "Bearer " + withoutExp}, 401, adreswijzer.ErrUnauthorized},
+		{"platform wrong secret", req{path: nlLookup, auth: "Bearer " + wrongSecret}, 401, adreswijzer.ErrUnauthorized},
+		{"platform alg none", req{path: nlLookup, auth: "Bearer " + algNone}, 401, adreswijzer.ErrUnauthorized},
+		{"platform HS512", req{path: nlLookup, auth: "Bearer " + wrongAlg}, 401, adreswijzer.ErrUnauthorized},
+		{"platform other app", req{path: nlLookup, auth: "Bearer " + wrongAud}, 401, adreswijzer.ErrUnauthorized},
+		{"live mcp", req{path: "/mcp", key: "live", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
+			headers: map[string]string{"Accept": "application/json, text/event-stream"}}, 200, ""},
+		{"health needs nothing", req{path: "/health"}, 200, ""},
+		{"health with a key", req{path: "/health", key: "live"}, 200, ""},
+		{"openapi needs nothing", req{path: "/openapi.json"}, 200, ""},
+		{"unknown path", req{path: "/v1/nothing", key: "live"}, 404, adreswijzer.ErrNotFound},
+		{"validate by GET", req{path: "/v1/validate", key: "live"}, 404, adreswijzer.ErrNotFound},
+		{"not JSON", req{path: "/v1/validate", key: "pk", origin: shop, body: []byte("{")}, 400, adreswijzer.ErrBadRequest},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := g.do(c.r)
+			expect(t, c.name, a, c.status, c.code)
+			if c.status == 401 && !strings.HasPrefix(a.header.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("401 without a Bearer challenge: %q", a.header.Get("WWW-Authenticate"))
+			}
+			for _, s := range g.secrets {
+				if bytes.Contains(a.body, []byte(s)) {
+					t.Errorf("answer echoes a credential")
+				}
+			}
+			if c.status >= 400 && a.header.Get("Content-Type") != "application/json; charset=utf-8" && a.status != 404 {
+				t.Errorf("error answer of type %q", a.header.Get("Content-Type"))
+			}
+		})
+	}
+	if fake != nil && fake.SawCredential() {
+		t.Error("the worker received an Authorization header")
+	}
+
+	t.Run("credential in URL user info", func(t *testing.T) {
+		host := strings.TrimPrefix(g.base, "http://")
+		status := rawRequest(t, host, fmt.Sprintf("GET http://user:%s@%s%s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nConnection: close\r\n\r\n",
+			g.secrets["live"], host, nlLookup, host, g.secrets["live"]))
+		if status != http.StatusUnauthorized {
+			t.Errorf("status %d, want 401", status)
+		}
+	})
+
+	t.Run("413 before the worker", func(t *testing.T) {
+		big := bytes.Repeat([]byte("x"), adreswijzer.MaxBodyBytes+1)
+		body := append([]byte(`{"countryCode":"NL","address1":"`), big...)
+		body = append(body, `","zip":"1381CS"}`...)
+		before := 0
+		if fake != nil {
+			before = fake.Calls("/v1/validate")
+		}
+		a := g.do(req{path: "/v1/validate", key: "live", body: body})
+		expect(t, "oversized validate", a, 413, adreswijzer.ErrPayloadTooLarge)
+		if fake != nil && fake.Calls("/v1/validate") != before {
+			t.Error("an oversized body reached the worker")
+		}
+		// A body of exactly the limit passes, and reaches the worker whole.
+		exact := validateBody("")
+		exact = append(exact[:len(exact)-1], []byte(`,"pad":"`)...)
+		exact = append(exact, bytes.Repeat([]byte("y"), adreswijzer.MaxBodyBytes-len(exact)-2)...)
+		exact = append(exact, `"}`...)
+		a = g.do(req{path: "/v1/validate", key: "live", body: exact})
+		expect(t, "validate at the limit", a, 200, "")
+		if fake != nil && fake.LastBodyLength() != len(exact) {
+			t.Errorf("worker got %d bytes of a %d byte body", fake.LastBodyLength(), len(exact))
+		}
+	})
+}
+
+func rawRequest(t *testing.T, host, raw string) int {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", host, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.Write([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestCORS(t *testing.T) {
+	upstream, _ := gatewaytest.Upstream(t)
+	g := startGateway(t, gatewayConfig{upstream: upstream, keys: []keys.Options{
+		{Name: "pk", Kind: keys.PKLive, Account: "acct-pk", Origins: []string{shop}},
+		{Name: "live", Kind: keys.Live, Account: "acct-live"},
+	}})
+	preflight := func(path, origin string) answer {
+		return g.do(req{method: http.MethodOptions, path: path, origin: origin, noCheck: true, headers: map[string]string{
+			"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization, content-type"}})
+	}
+	a := preflight(nlLookup, shop)
+	if a.status != http.StatusNoContent || a.header.Get("Access-Control-Allow-Origin") != shop {
+		t.Fatalf("preflight: %d, allow origin %q", a.status, a.header.Get("Access-Control-Allow-Origin"))
+	}
+	for _, h := range []string{"Authorization", "Content-Type"} {
+		if !strings.Contains(a.header.Get("Access-Control-Allow-Headers"), h) {
+			t.Errorf("preflight does not allow header %s", h)
+		}
+	}
+	for _, m := range []string{"GET", "POST"} {
+		if !strings.Contains(a.header.Get("Access-Control-Allow-Methods"), m) {
+			t.Errorf("preflight does not allow %s", m)
+		}
+	}
+	if !hasVary(a.header, "Origin") {
+		t.Errorf("preflight without Vary: Origin: %v", a.header.Values("Vary"))
+	}
+	if a := preflight("/v1/validate", shop); a.status != http.StatusNoContent {
+		t.Errorf("validate preflight: %d", a.status)
+	}
+	if a := preflight(nlLookup, "not an origin"); a.status != http.StatusNotFound {
+		t.Errorf("preflight of a malformed origin: %d", a.status)
+	}
+	if a := g.do(req{method: http.MethodOptions, path: nlLookup, origin: shop, noCheck: true}); a.status != http.StatusNotFound {
+		t.Errorf("OPTIONS without Access-Control-Request-Method: %d", a.status)
+	}
+
+	a = g.do(req{path: nlLookup + "&sessionId=s1", key: "pk", origin: shop})
+	expect(t, "pk lookup", a, 200, "")
+	if a.header.Get("Access-Control-Allow-Origin") != shop || !hasVary(a.header, "Origin") {
+		t.Errorf("answer CORS: allow %q vary %v", a.header.Get("Access-Control-Allow-Origin"), a.header.Values("Vary"))
+	}
+	for _, h := range []string{"Retry-After", "X-Dataset-Version"} {
+		if !strings.Contains(a.header.Get("Access-Control-Expose-Headers"), h) {
+			t.Errorf("answer does not expose %s", h)
+		}
+	}
+	a = g.do(req{path: nlLookup + "&sessionId=s1", key: "pk", origin: "https://evil.example"})
+	expect(t, "foreign origin", a, 403, adreswijzer.ErrForbidden)
+	if a.header.Get("Access-Control-Allow-Origin") != "" {
+		t.Error("a foreign origin was allowed to read the refusal")
+	}
+	a = g.do(req{path: nlLookup + "&sessionId=s1", origin: shop})
+	expect(t, "no key from a page", a, 401, adreswijzer.ErrUnauthorized)
+	if a.header.Get("Access-Control-Allow-Origin") != shop {
+		t.Error("a page cannot read why it was refused")
+	}
+	a = g.do(req{path: nlLookup, key: "live", origin: shop})
+	expect(t, "secret key from a page", a, 200, "")
+	if a.header.Get("Access-Control-Allow-Origin") != "" {
+		t.Error("a secret key's answer is readable by pages")
+	}
+}
+
+func hasVary(h http.Header, v string) bool {
+	for _, line := range h.Values("Vary") {
+		for _, p := range strings.Split(line, ",") {
+			if strings.EqualFold(strings.TrimSpace(p), v) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,132 @@
+package caddymodule_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+)
+
+func readDeploy(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "deploy", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func adapt(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	out, _, err := caddyconfig.GetAdapter("caddyfile").Adapt(body, map[string]any{"filename": "Caddyfile"})
+	if err != nil {
+		t.Fatalf("adapt: %v", err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(out, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// Both shipped Caddyfiles adapt, with our handler in them, and their logs keep query
+// strings and credentials out.
+func TestDeployCaddyfilesAdapt(t *testing.T) {
+	for _, name := range []string{"Caddyfile", "Caddyfile.local"} {
+		t.Run(name, func(t *testing.T) {
+			src := readDeploy(t, name)
+			cfg := adapt(t, src)
+			js, _ := json.Marshal(cfg)
+			if !bytes.Contains(js, []byte(`"handler":"adreswijzer"`)) {
+				t.Error("no adreswijzer handler")
+			}
+			if !bytes.Contains(js, []byte(`"delete":["Authorization"`)) {
+				t.Error("the proxy does not drop Authorization")
+			}
+			logs, _ := cfg["logging"].(map[string]any)
+			if logs != nil {
+				for _, l := range logs["logs"].(map[string]any) {
+					if lvl, _ := l.(map[string]any)["level"].(string); strings.EqualFold(lvl, "DEBUG") {
+						t.Error("a DEBUG log would carry request URIs")
+					}
+				}
+			}
+			if bytes.Contains(js, []byte(`"encoder":`)) { // an access log exists: it must be filtered
+				for _, want := range []string{`"request\u003euri":{"filter":"regexp"`, `"request\u003eheaders\u003eAuthorization":{"filter":"delete"`} {
+					if !bytes.Contains(js, []byte(want)) {
+						t.Errorf("access log lacks the filter %s", want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// deploy/Caddyfile.local as shipped, with only its addresses and directories moved, runs
+// end to end: keys from its key file, a lookup through the worker, the widget's files.
+func TestCaddyfileLocal(t *testing.T) {
+	upstream, _ := gatewaytest.Upstream(t)
+	up, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	widget := filepath.Join(dir, "widget")
+	if err := os.MkdirAll(widget, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(widget, "adreswijzer-form.js"), []byte("export {};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ADRESWIJZER_WIDGET_DIR", widget)
+	store, err := keys.OpenFile(filepath.Join(dir, "var", "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, secret, err := keys.New(keys.Options{Kind: keys.Test, Account: "dev"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Create(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+
+	port := gatewaytest.FreePort(t)
+	src := string(readDeploy(t, "Caddyfile.local"))
+	for old, repl := range map[string]string{
+		"admin 127.0.0.1:2019": "admin off",
+		"http://:8080":         fmt.Sprintf("http://:%d", port),
+		"127.0.0.1:8081":       up.Host,
+		"./var/":               filepath.Join(dir, "var") + "/",
+	} {
+		if !strings.Contains(src, old) {
+			t.Fatalf("Caddyfile.local no longer has %q", old)
+		}
+		src = strings.ReplaceAll(src, old, repl)
+	}
+	loadCaddyfile(t, src)
+	waitListening(t, port)
+	g := &gw{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", port), dir: dir, secrets: map[string]string{"dev": secret},
+		v: newValidator(t), client: newClient()}
+	expect(t, "lookup", g.do(req{path: nlLookup, key: "dev"}), 200, "")
+	expect(t, "health", g.do(req{path: "/health"}), 200, "")
+	a := g.do(req{path: "/widget/adreswijzer-form.js", noCheck: true})
+	if a.status != 200 || string(a.body) != "export {};\n" || a.header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("widget file: %d %q, allow origin %q", a.status, a.body, a.header.Get("Access-Control-Allow-Origin"))
+	}
+	expect(t, "no key", g.do(req{path: nlLookup}), 401, "UNAUTHORIZED")
+	if _, err := os.Stat(filepath.Join(dir, "var", "keys.json")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,94 @@
+package gateway
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/versions"
+)
+
+// CacheHeader tells the caller whether a lookup was answered from the gateway's cache.
+const CacheHeader = "X-Cache"
+
+// exposed are the answer headers a page may read: how long to wait, which register
+// version answered, and whether the cache did.
+const exposed = "Retry-After, X-Dataset-Version, X-Cache"
+
+// SetCORS adds the CORS headers of an answer (answers and refusals alike).
+func SetCORS(h http.Header, d *Decision) {
+	if d.Route.browser() {
+		// The answer differs by Origin (the allow header), so shared caches must key on it.
+		h.Add("Vary", "Origin")
+	}
+	if d.Origin != "" {
+		h.Set("Access-Control-Allow-Origin", d.Origin)
+		h.Set("Access-Control-Expose-Headers", exposed)
+	}
+}
+
+// preflightMaxAge lets a browser reuse a preflight for ten minutes.
+const preflightMaxAge = 600
+
+// WritePreflight answers an OPTIONS preflight. A preflight carries no credential, so it
+// cannot be checked against a key's allowed origins; it is answered for any well-formed
+// origin, and the actual request, which carries the key, is refused (403, without CORS
+// headers) when its origin is not allowed. The browser then never shows the answer to the
+// page.
+func WritePreflight(w http.ResponseWriter, d *Decision) {
+	h := w.Header()
+	SetCORS(h, d)
+	h.Set("Access-Control-Allow-Methods", "GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+	h.Set("Access-Control-Max-Age", strconv.Itoa(preflightMaxAge))
+	h.Add("Vary", "Access-Control-Request-Method")
+	h.Add("Vary", "Access-Control-Request-Headers")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Observe learns the dataset version from an answer of the routed country.
+func (g *Gateway) Observe(d *Decision, h http.Header) {
+	if g.Versions == nil || d.Country == "" {
+		return
+	}
+	if v := h.Get(versions.Header); v != "" {
+		g.Versions.Observe(d.Country, v)
+	}
+}
+
+// Cached returns the stored answer for a cacheable lookup, if one of the current dataset
+// version exists.
+func (g *Gateway) Cached(d *Decision) (*cache.Entry, bool) {
+	if d.Cache == nil {
+		return nil, false
+	}
+	v := g.Versions.Current(d.Country)
+	if v == "" {
+		return nil, false
+	}
+	return g.Cache.Get(d.Cache.Key(v))
+}
+
+// Store keeps a 200 answer of a cacheable lookup, under the version it names, when that is
+// the current version (answers of an older version, from a worker not yet updated, would
+// never be served).
+func (g *Gateway) Store(d *Decision, h http.Header, body []byte) {
+	if d.Cache == nil {
+		return
+	}
+	v := h.Get(versions.Header)
+	if v == "" || v != g.Versions.Current(d.Country) {
+		return
+	}
+	keep := make(http.Header, 4)
+	for _, k := range storedHeaders {
+		if vs := h.Values(k); len(vs) > 0 {
+			keep[k] = append([]string(nil), vs...)
+		}
+	}
+	g.Cache.Put(d.Cache.Key(v), &cache.Entry{Header: keep, Body: append([]byte(nil), body...)})
+}
+
+// storedHeaders are the worker's headers that belong to the answer itself; CORS, caching
+// and connection headers are set per request.
+var storedHeaders = []string{"Content-Type", "Content-Language", versions.Header}

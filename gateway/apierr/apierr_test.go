@@ -1,0 +1,88 @@
+package apierr
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Each refusal pairs the status and code the spec's table gives.
+func TestStatusAndCode(t *testing.T) {
+	for _, c := range []struct {
+		e      *Error
+		status int
+		code   adreswijzer.ErrorCode
+	}{
+		{Unauthorized(), 401, adreswijzer.ErrUnauthorized},
+		{CredentialInURL(), 401, adreswijzer.ErrUnauthorized},
+		{MissingScope(), 403, adreswijzer.ErrForbidden},
+		{RouteNotAllowed(), 403, adreswijzer.ErrForbidden},
+		{ForeignOrigin(), 403, adreswijzer.ErrForbidden},
+		{NotFound(), 404, adreswijzer.ErrNotFound},
+		{TooLarge(), 413, adreswijzer.ErrPayloadTooLarge},
+		{SessionRequired(), 422, adreswijzer.ErrValidationFailed},
+		{BadSessionID(), 422, adreswijzer.ErrValidationFailed},
+		{BadBody(), 400, adreswijzer.ErrBadRequest},
+		{RateLimited(time.Second), 429, adreswijzer.ErrRateLimited},
+		{DailyCapReached(time.Hour), 429, adreswijzer.ErrDailyCapReached},
+		{QuotaExceeded("https://x.example/up"), 429, adreswijzer.ErrQuotaExceeded},
+		{Internal(), 500, adreswijzer.ErrInternal},
+		{Unavailable(), 503, adreswijzer.ErrServiceUnavailable},
+	} {
+		if c.e.Status != c.status || c.e.Code != c.code || c.e.Message == "" {
+			t.Errorf("%s: %d %s %q", c.code, c.e.Status, c.e.Code, c.e.Message)
+		}
+	}
+}
+
+func TestWrite(t *testing.T) {
+	for _, c := range []struct {
+		e          *Error
+		retryAfter string
+		challenge  bool
+	}{
+		{RateLimited(1500 * time.Millisecond), "2", false},
+		{RateLimited(10 * time.Millisecond), "1", false}, // never 0
+		{RateLimited(0), "1", false},
+		{DailyCapReached(90 * time.Minute), "5400", false},
+		{QuotaExceeded("https://x.example/up"), "", false},
+		{Unauthorized(), "", true},
+		{Unavailable(), "", false},
+	} {
+		w := httptest.NewRecorder()
+		Write(w, c.e)
+		if w.Code != c.e.Status {
+			t.Errorf("%s: status %d", c.e.Code, w.Code)
+		}
+		if got := w.Header().Get("Retry-After"); got != c.retryAfter {
+			t.Errorf("%s: Retry-After %q, want %q", c.e.Code, got, c.retryAfter)
+		}
+		if got := w.Header().Get("WWW-Authenticate") != ""; got != c.challenge {
+			t.Errorf("%s: challenge %v", c.e.Code, got)
+		}
+		if w.Header().Get("Content-Type") != "application/json; charset=utf-8" || w.Header().Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: headers %v", c.e.Code, w.Header())
+		}
+		var body map[string]map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		e := body["error"]
+		if e["code"] != string(c.e.Code) || e["message"] == "" {
+			t.Errorf("%s: body %s", c.e.Code, w.Body)
+		}
+		if _, ok := e["upgradeUrl"]; ok != (c.e.Code == adreswijzer.ErrQuotaExceeded) {
+			t.Errorf("%s: upgradeUrl present %v", c.e.Code, ok)
+		}
+	}
+	w := httptest.NewRecorder()
+	e := Unauthorized()
+	e.Challenge = `Bearer resource_metadata="https://api.example/.well-known/oauth-protected-resource/mcp"`
+	Write(w, e)
+	if w.Header().Get("WWW-Authenticate") != e.Challenge {
+		t.Errorf("custom challenge lost: %q", w.Header().Get("WWW-Authenticate"))
+	}
+}

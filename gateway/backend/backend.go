@@ -1,0 +1,222 @@
+// Package backend opens the gateway's state from its configuration: files for a single
+// gateway, Postgres and Redis for several. Both the Caddy adapter and the `keys` command
+// open stores through here, so they always agree on where keys are.
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
+	"github.com/adreswijzer/adreswijzer/gateway/usage"
+)
+
+// Config says where state lives.
+type Config struct {
+	// DatabaseURL: Postgres for keys and usage. Empty: KeyFile and UsageFile.
+	DatabaseURL string
+	KeyFile     string
+	UsageFile   string
+	// RedisURL: Redis for limits, sessions and shared counters. Empty: in memory.
+	RedisURL    string
+	RedisPrefix string
+	// RedisTimeout bounds each Redis call; beyond it the gateway decides locally.
+	RedisTimeout time.Duration
+	// RedisRetry is how often a failed Redis is tried again.
+	RedisRetry  time.Duration
+	SessionIdle time.Duration
+	// KeyCacheTTL: how long a key looked up in Postgres is trusted (and so how long a
+	// revocation takes to reach every gateway).
+	KeyCacheTTL time.Duration
+	Log         *slog.Logger
+}
+
+// Defaults.
+const (
+	DefaultKeyFile      = "./var/keys.json"
+	DefaultUsageFile    = "./var/usage.json"
+	DefaultRedisPrefix  = "aw:"
+	DefaultRedisTimeout = 50 * time.Millisecond
+	DefaultKeyCacheTTL  = 10 * time.Second
+	DefaultSessionIdle  = 30 * time.Minute
+	localLimiterKeys    = 1 << 16
+	keyCacheSize        = 1 << 14
+)
+
+func (c *Config) defaults() {
+	if c.KeyFile == "" {
+		c.KeyFile = DefaultKeyFile
+	}
+	if c.UsageFile == "" {
+		c.UsageFile = DefaultUsageFile
+	}
+	if c.RedisPrefix == "" {
+		c.RedisPrefix = DefaultRedisPrefix
+	}
+	if c.RedisTimeout <= 0 {
+		c.RedisTimeout = DefaultRedisTimeout
+	}
+	if c.RedisRetry <= 0 {
+		c.RedisRetry = time.Second
+	}
+	if c.SessionIdle <= 0 {
+		c.SessionIdle = DefaultSessionIdle
+	}
+	if c.KeyCacheTTL <= 0 {
+		c.KeyCacheTTL = DefaultKeyCacheTTL
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+}
+
+// Backend is the opened state.
+type Backend struct {
+	Keys    keys.Store
+	Meter   *usage.Meter
+	Limiter limit.Limiter
+	// Redis is nil without one.
+	Redis *redis.Client
+	db    *pgstore.DB
+}
+
+// Open opens everything. A Redis that does not answer now is no reason to fail: the
+// gateway starts on local state and picks Redis up when it answers.
+func Open(ctx context.Context, cfg Config) (*Backend, error) {
+	cfg.defaults()
+	b := &Backend{}
+	var sink usage.Sink
+	if cfg.DatabaseURL != "" {
+		db, err := pgstore.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, err
+		}
+		b.db = db
+		b.Keys = keys.NewCache(db.Keys(), keyCacheSize, cfg.KeyCacheTTL)
+		sink = db.Usage()
+	} else {
+		ks, err := keys.OpenFile(cfg.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		b.Keys = ks
+		us, err := usage.OpenFile(cfg.UsageFile)
+		if err != nil {
+			return nil, err
+		}
+		sink = us
+	}
+	local := limit.NewLocal(localLimiterKeys)
+	b.Limiter = local
+	if cfg.RedisURL != "" {
+		rdb, err := NewRedis(cfg.RedisURL, cfg.RedisTimeout)
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		b.Redis = rdb
+		b.Limiter = limit.NewShared(rdb, local, cfg.RedisPrefix, cfg.RedisTimeout, cfg.RedisRetry, cfg.Log)
+	}
+	m, err := usage.NewMeter(usage.Config{
+		Sink: sink, Redis: b.Redis, Prefix: cfg.RedisPrefix, Timeout: cfg.RedisTimeout,
+		Retry: cfg.RedisRetry, SessionIdle: cfg.SessionIdle, Log: cfg.Log,
+	})
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.Meter = m
+	return b, nil
+}
+
+// NewRedis makes a client that fails fast: no retries inside the client (the caller falls
+// back instead), timeouts from the context, short dial and pool waits.
+func NewRedis(url string, timeout time.Duration) (*redis.Client, error) {
+	quietRedisLog.Do(func() { redis.SetLogger(redisLog{}) })
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis url: %w", err)
+	}
+	opt.ContextTimeoutEnabled = true
+	opt.MaxRetries = -1
+	opt.DialerRetries = 1 // one dial; the client's default retries a refused dial for half a second
+	opt.DialTimeout = max(2*timeout, 100*time.Millisecond)
+	opt.ReadTimeout = max(2*timeout, 100*time.Millisecond)
+	opt.WriteTimeout = opt.ReadTimeout
+	opt.PoolTimeout = timeout
+	opt.DisableIdentity = true
+	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	return redis.NewClient(opt), nil
+}
+
+// quietRedisLog routes the Redis client's own log lines (one per failed dial while Redis is
+// down) to slog at debug level: the breakers already report outages once, at warn.
+var quietRedisLog sync.Once
+
+type redisLog struct{}
+
+func (redisLog) Printf(ctx context.Context, format string, v ...any) {
+	slog.Default().DebugContext(ctx, fmt.Sprintf(format, v...), "component", "redis client")
+}
+
+// Close flushes usage and closes connections.
+func (b *Backend) Close() error {
+	var errs []error
+	if b.Meter != nil {
+		errs = append(errs, b.Meter.Close())
+	}
+	if b.Redis != nil {
+		errs = append(errs, b.Redis.Close())
+	}
+	if b.db != nil {
+		b.db.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// OpenKeys opens only the key store, for the command line. close releases it.
+func OpenKeys(ctx context.Context, databaseURL, keyFile string) (store keys.Store, close func(), err error) {
+	if databaseURL != "" {
+		db, err := pgstore.Open(ctx, databaseURL)
+		if err != nil {
+			return nil, nil, err
+		}
+		return db.Keys(), db.Close, nil
+	}
+	if keyFile == "" {
+		keyFile = DefaultKeyFile
+	}
+	ks, err := keys.OpenFile(keyFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ks, func() {}, nil
+}
+
+// Tune applies the settings a configuration reload may change to a Backend kept across
+// the reload.
+func (b *Backend) Tune(sessionIdle, redisTimeout time.Duration) {
+	b.Meter.Tune(sessionIdle, redisTimeout)
+	if s, ok := b.Limiter.(*limit.Shared); ok {
+		s.Tune(redisTimeout)
+	}
+}
+
+// Identity is what makes two configurations share one Backend: the places state lives.
+// Settings outside it are applied with Tune.
+func (c Config) Identity() string {
+	c.defaults()
+	if c.DatabaseURL != "" {
+		return fmt.Sprintf("pg=%s redis=%s prefix=%s", c.DatabaseURL, c.RedisURL, c.RedisPrefix)
+	}
+	return fmt.Sprintf("keys=%s usage=%s redis=%s prefix=%s", c.KeyFile, c.UsageFile, c.RedisURL, c.RedisPrefix)
+}

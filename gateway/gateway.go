@@ -1,0 +1,482 @@
+// Package gateway is the gateway's policy in plain Go: for each request it decides who is
+// calling, whether they may, whether they are within their limits, what the call costs and
+// where it goes, in one Decide call. The Caddy adapter (caddymodule) only feeds requests in
+// and carries decisions out; everything here can be tested and benchmarked without Caddy.
+//
+// The order of checks follows the spec's status table and keeps the cheap and the
+// credential-independent checks first: endpoint (404), credential in URL (401), credential
+// (401), origin of a publishable key (403), endpoint allowed for the credential kind (403),
+// scope (403), body (413, 400), sessionId (422), rate (429 RATE_LIMITED), daily cap of test
+// keys (429 DAILY_CAP_REACHED), monthly quota (429 QUOTA_EXCEEDED), then the extensions'
+// checks. Nothing refused here is counted.
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/gateway/platform"
+	"github.com/adreswijzer/adreswijzer/gateway/usage"
+	"github.com/adreswijzer/adreswijzer/gateway/versions"
+)
+
+// KindPlatform is the Principal kind of platform session tokens.
+const KindPlatform = "platform"
+
+// Config holds the policy's values.
+type Config struct {
+	// Limits per Principal kind. Kinds without a rule are not rate-limited here.
+	Limits map[string]limit.Rule
+	// Plans maps a plan to its monthly verifications (usage.Unlimited for none).
+	Plans map[string]int64
+	// DefaultPlan's quota applies to keys whose plan is not in Plans.
+	DefaultPlan string
+	// UpgradeURL is sent with QUOTA_EXCEEDED.
+	UpgradeURL string
+	// TestDailyCap is the calls a day of a test key.
+	TestDailyCap int
+}
+
+// Defaults from the spec: the free plan has 2,500 verifications a month; test keys 100
+// calls a day.
+const (
+	DefaultFreeQuota    = 2500
+	DefaultTestDailyCap = 100
+	DefaultUpgradeURL   = "https://adreswijzer.nl/prijzen"
+)
+
+// WithDefaults fills what is not set.
+func (c Config) WithDefaults() Config {
+	limits := map[string]limit.Rule{
+		string(keys.Live):   limit.DefaultLive,
+		string(keys.Test):   limit.DefaultTest,
+		string(keys.PKLive): limit.DefaultPublishable,
+		string(keys.PKTest): limit.DefaultPublishable,
+		KindPlatform:        limit.DefaultPlatform,
+	}
+	for k, r := range c.Limits {
+		limits[k] = r
+	}
+	c.Limits = limits
+	plans := map[string]int64{"free": DefaultFreeQuota}
+	for k, v := range c.Plans {
+		plans[k] = v
+	}
+	c.Plans = plans
+	if c.DefaultPlan == "" {
+		c.DefaultPlan = "free"
+	}
+	if c.UpgradeURL == "" {
+		c.UpgradeURL = DefaultUpgradeURL
+	}
+	if c.TestDailyCap <= 0 {
+		c.TestDailyCap = DefaultTestDailyCap
+	}
+	return c
+}
+
+// Parts are the long-lived components the policy uses. They outlive a Gateway (the Caddy
+// adapter keeps them across configuration reloads).
+type Parts struct {
+	Keys      keys.Store         // required
+	Platforms *platform.Verifier // nil: no platform tokens
+	Limiter   limit.Limiter      // required
+	Meter     *usage.Meter       // required
+	Cache     *cache.Cache       // nil: no answer cache
+	Versions  *versions.Tracker  // required when Cache is set
+	// Extensions add credential kinds and checks (see Extension).
+	Extensions []Extension
+	Log        *slog.Logger
+}
+
+// Gateway decides.
+type Gateway struct {
+	cfg Config
+	Parts
+}
+
+// New checks the configuration.
+func New(cfg Config, p Parts) (*Gateway, error) {
+	cfg = cfg.WithDefaults()
+	switch {
+	case p.Keys == nil:
+		return nil, errors.New("gateway: a key store is required")
+	case p.Limiter == nil:
+		return nil, errors.New("gateway: a limiter is required")
+	case p.Meter == nil:
+		return nil, errors.New("gateway: a usage meter is required")
+	case p.Cache != nil && p.Versions == nil:
+		return nil, errors.New("gateway: the answer cache needs a version tracker")
+	}
+	if _, ok := cfg.Plans[cfg.DefaultPlan]; !ok {
+		return nil, fmt.Errorf("gateway: default plan %q has no quota", cfg.DefaultPlan)
+	}
+	for k, r := range cfg.Limits {
+		if err := r.Validate(); err != nil {
+			return nil, fmt.Errorf("gateway: limit of %s: %w", k, err)
+		}
+	}
+	if p.Log == nil {
+		p.Log = slog.Default()
+	}
+	g := &Gateway{cfg: cfg, Parts: p}
+	for _, x := range p.Extensions {
+		if b, ok := x.(Binder); ok {
+			b.Bind(g)
+		}
+	}
+	return g, nil
+}
+
+// Config returns the effective configuration.
+func (g *Gateway) Config() Config { return g.cfg }
+
+// Decision is the outcome of Decide for a request that may go on.
+type Decision struct {
+	Route Route
+	// Country routes the request to that country's workers; "" means any worker.
+	Country adreswijzer.Country
+	// Principal is nil for public routes and preflights.
+	Principal *Principal
+	// Preflight: answer the CORS preflight with WritePreflight; do not proxy.
+	Preflight bool
+	// Origin to allow in CORS headers ("" for none).
+	Origin string
+	// Cache is set when the answer may come from and go to the answer cache.
+	Cache *cache.Query
+	// SessionID the call was counted under ("" for none).
+	SessionID string
+
+	receipt usage.Receipt
+	charged bool
+}
+
+// Charged reports the verifications this call counted (0 or 1), for logs and tests.
+func (d *Decision) Charged() int { return d.receipt.Units }
+
+// Decide runs every check on r. It reads (and restores) the body of POST requests. On
+// success it removes the credential from r so that it is never proxied. clientIP is the
+// caller's address as the server determined it (trusted proxies considered).
+func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
+	route, country := Classify(r.Method, r.URL.Path)
+	d := &Decision{Route: route, Country: country}
+	origin := r.Header.Get("Origin")
+	if route == RouteNotFound {
+		return d, apierr.NotFound()
+	}
+	query := r.URL.Query() // parsed once: every check below reads it
+	if credentialInURL(r.URL, query) {
+		d.Origin = corsOrigin(origin)
+		return d, apierr.CredentialInURL()
+	}
+	if route == RoutePublic {
+		r.Header.Del("Authorization") // not needed here, and the worker never sees credentials
+		return d, nil
+	}
+	if r.Method == http.MethodOptions {
+		if route.browser() && origin != "" && r.Header.Get("Access-Control-Request-Method") != "" {
+			if o := corsOrigin(origin); o != "" {
+				d.Preflight, d.Origin = true, o
+				return d, nil
+			}
+		}
+		return d, apierr.NotFound()
+	}
+
+	cred, ok := bearer(r.Header)
+	if !ok {
+		// Let a page read why it was refused; nothing in this answer is private.
+		d.Origin = corsOrigin(origin)
+		return d, apierr.Unauthorized()
+	}
+	p, e := g.authenticate(ctx, r, route, cred)
+	if e != nil {
+		d.Origin = corsOrigin(origin)
+		return d, e
+	}
+	r.Header.Del("Authorization")
+	d.Principal = p
+	if p.Publishable {
+		if origin == "" || !originAllowed(p.Origins, origin) {
+			return d, apierr.ForeignOrigin()
+		}
+		d.Origin = corsOrigin(origin)
+	}
+	if !p.Routes.Allows(route) {
+		return d, apierr.RouteNotAllowed()
+	}
+	if !p.hasScope(keys.ScopeVerify) {
+		return d, apierr.MissingScope()
+	}
+
+	in, e := readInput(r, route, query)
+	if e != nil {
+		return d, e
+	}
+	if route != RouteLookup {
+		d.Country = in.country
+	}
+	if in.badSession || (in.session != "" && !adreswijzer.ValidSessionID(in.session)) {
+		return d, apierr.BadSessionID()
+	}
+	if p.Publishable && in.badBody {
+		return d, apierr.BadBody()
+	}
+	if p.Publishable && in.session == "" {
+		return d, apierr.SessionRequired()
+	}
+	d.SessionID = in.session
+
+	if rule, ok := g.cfg.Limits[p.Kind]; ok {
+		key := p.LimitKey
+		if p.Publishable {
+			key += "@" + clientIP
+		}
+		res, err := g.Limiter.Allow(ctx, key, rule)
+		if err != nil {
+			return d, apierr.Unavailable() // only when the caller has gone
+		}
+		if !res.Allowed {
+			return d, apierr.RateLimited(res.RetryAfter)
+		}
+	}
+	if p.Testing {
+		if ok, wait := g.Meter.CountDaily(ctx, p.ID, g.cfg.TestDailyCap); !ok {
+			return d, apierr.DailyCapReached(wait)
+		}
+	}
+	if route.data() && !p.Testing && !p.Uncounted {
+		if e := g.charge(ctx, d, p, route, in.session); e != nil {
+			return d, e
+		}
+	}
+	for _, x := range g.Extensions {
+		if e := x.Check(ctx, r, d); e != nil {
+			g.refund(ctx, d)
+			return d, e
+		}
+	}
+	if route == RouteLookup && g.Cache != nil && (r.Method == http.MethodGet) &&
+		(country == adreswijzer.NL || country == adreswijzer.BE) {
+		if q, ok := cache.ParseQuery(country, query); ok {
+			d.Cache = &q
+		}
+	}
+	return d, nil
+}
+
+func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route, cred string) (*Principal, *apierr.Error) {
+	if kind, ok := keys.Recognise(cred); ok {
+		k, err := g.Keys.Lookup(ctx, keys.HashOf(cred))
+		switch {
+		case errors.Is(err, keys.ErrNotFound):
+			return nil, apierr.Unauthorized()
+		case err != nil:
+			g.Log.Error("key store unavailable", "error", err)
+			return nil, apierr.Unavailable()
+		case !k.Active() || k.Kind != kind:
+			return nil, apierr.Unauthorized()
+		}
+		p := &Principal{
+			Kind: string(k.Kind), ID: k.ID, Account: k.Account, Plan: k.Plan, Scopes: k.Scopes,
+			Routes: SecretRoutes, Testing: k.Kind.Testing(), LimitKey: "key:" + k.ID,
+		}
+		if k.Kind.Publishable() {
+			p.Routes, p.Publishable, p.Origins = PublishableRoutes, true, k.Origins
+		}
+		return p, nil
+	}
+	if platform.LooksLikeJWT(cred) && !g.Platforms.Empty() {
+		if s, err := g.Platforms.Verify(cred); err == nil {
+			id := s.Platform + ":" + s.Shop
+			return &Principal{
+				Kind: KindPlatform, ID: id, Account: s.Account, Plan: s.Plan,
+				Scopes: []string{keys.ScopeVerify}, Routes: CheckoutRoutes, LimitKey: "platform:" + id,
+			}, nil
+		}
+	}
+	for _, x := range g.Extensions {
+		p, ok, e := x.Authenticate(ctx, r, route, cred)
+		if e != nil {
+			return nil, e
+		}
+		if ok {
+			return p, nil
+		}
+	}
+	return nil, apierr.Unauthorized()
+}
+
+func (g *Gateway) quota(plan string) int64 {
+	if q, ok := g.cfg.Plans[plan]; ok {
+		return q
+	}
+	return g.cfg.Plans[g.cfg.DefaultPlan]
+}
+
+func (g *Gateway) charge(ctx context.Context, d *Decision, p *Principal, route Route, session string) *apierr.Error {
+	call := usage.Lookup
+	switch route {
+	case RouteSuggest, RouteAutocomplete:
+		call = usage.Suggest
+	case RouteValidate:
+		call = usage.Validate
+	}
+	rec, err := g.Meter.Charge(ctx, usage.Charge{Account: p.Account, Quota: g.quota(p.Plan), Call: call, Session: session})
+	switch {
+	case errors.Is(err, usage.ErrQuota):
+		return apierr.QuotaExceeded(g.cfg.UpgradeURL)
+	case err != nil:
+		if ctx.Err() != nil {
+			return apierr.Unavailable()
+		}
+		// The durable store could not be read to start this month's count. A checkout must
+		// not stop for that: serve, uncounted, and say so in the log.
+		g.Log.Error("usage not counted", "route", route.String(), "error", err)
+		return nil
+	}
+	d.receipt, d.charged = rec, true
+	return nil
+}
+
+// Finish settles a decided request once the answer's status is known: a call that did
+// not get a successful answer is not counted.
+func (g *Gateway) Finish(ctx context.Context, d *Decision, status int) {
+	if status < 200 || status > 299 {
+		g.refund(ctx, d)
+	}
+}
+
+func (g *Gateway) refund(ctx context.Context, d *Decision) {
+	if d.charged {
+		d.charged = false
+		g.Meter.Refund(ctx, d.receipt)
+	}
+}
+
+// Refuse settles a request the gateway refused after Decide (a body it could not pass on):
+// the same as Finish with a failure.
+func (g *Gateway) Refuse(ctx context.Context, d *Decision) { g.refund(ctx, d) }
+
+// input is what policy needs from the query or the body.
+type input struct {
+	session    string
+	badSession bool // present but not a string
+	country    adreswijzer.Country
+	badBody    bool // a POST body that is not a JSON object
+}
+
+// readInput takes sessionId and the routing country from the query (GET) or the body
+// (POST; query as fallback), reading and restoring the body.
+func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error) {
+	in := input{session: q.Get("sessionId")}
+	countryParam := q.Get("country")
+	if r.Method == http.MethodPost {
+		body, e := readBody(r)
+		if e != nil {
+			return in, e
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
+			var f struct {
+				SessionID   json.RawMessage `json:"sessionId"`
+				Country     json.RawMessage `json:"country"`
+				CountryCode json.RawMessage `json:"countryCode"`
+			}
+			if err := json.Unmarshal(body, &f); err != nil {
+				in.badBody = true
+			} else {
+				if len(f.SessionID) > 0 && string(f.SessionID) != "null" {
+					var s string
+					if json.Unmarshal(f.SessionID, &s) != nil {
+						in.badSession = true
+					} else {
+						in.session = s
+					}
+				}
+				if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
+					countryParam = s
+				} else if s, ok := jsonString(f.Country); ok {
+					countryParam = s
+				}
+			}
+		} else if route == RouteValidate {
+			in.badBody = true
+		}
+	}
+	if route != RouteLookup && route != RouteAgent {
+		in.country, _ = adreswijzer.ParseCountry(countryParam)
+	}
+	return in, nil
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// readBody reads at most MaxBodyBytes and puts the body back for the upstream.
+func readBody(r *http.Request) ([]byte, *apierr.Error) {
+	if r.ContentLength > adreswijzer.MaxBodyBytes {
+		return nil, apierr.TooLarge()
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, adreswijzer.MaxBodyBytes+1))
+	r.Body.Close()
+	if err != nil {
+		return nil, apierr.BadBody()
+	}
+	if len(body) > adreswijzer.MaxBodyBytes {
+		return nil, apierr.TooLarge()
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	r.ContentLength = int64(len(body))
+	r.Header.Set("Content-Length", fmt.Sprint(len(body)))
+	r.TransferEncoding = nil
+	return body, nil
+}
+
+// corsOrigin returns the Origin to echo (exactly as the browser sent it, which is what the
+// browser compares), or "" when it is not a well-formed origin.
+func corsOrigin(origin string) string {
+	if origin == "" {
+		return ""
+	}
+	if _, err := keys.NormaliseOrigin(origin); err != nil {
+		return ""
+	}
+	return origin
+}
+
+func originAllowed(allowed []string, origin string) bool {
+	o, err := keys.NormaliseOrigin(origin)
+	if err != nil {
+		return false
+	}
+	for _, a := range allowed {
+		if a == o {
+			return true
+		}
+	}
+	return false
+}

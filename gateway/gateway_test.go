@@ -1,0 +1,290 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/gateway/usage"
+	"github.com/adreswijzer/adreswijzer/gateway/versions"
+)
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		method, path string
+		route        Route
+		country      adreswijzer.Country
+	}{
+		{"GET", "/v1/nl/lookup", RouteLookup, adreswijzer.NL},
+		{"POST", "/v1/be/lookup", RouteLookup, adreswijzer.BE},
+		{"GET", "/v1/de/lookup", RouteLookup, ""},
+		{"GET", "/v1/NL/lookup", RouteNotFound, ""},
+		{"GET", "/v1/nld/lookup", RouteNotFound, ""},
+		{"DELETE", "/v1/nl/lookup", RouteNotFound, ""},
+		{"GET", "/v1/suggest", RouteSuggest, ""},
+		{"POST", "/v1/autocomplete", RouteAutocomplete, ""},
+		{"POST", "/v1/validate", RouteValidate, ""},
+		{"GET", "/v1/validate", RouteNotFound, ""},
+		{"OPTIONS", "/v1/validate", RouteValidate, ""},
+		{"POST", "/mcp", RouteAgent, ""},
+		{"GET", "/health", RoutePublic, ""},
+		{"HEAD", "/openapi.json", RoutePublic, ""},
+		{"GET", "/.well-known/oauth-protected-resource/mcp", RoutePublic, ""},
+		{"POST", "/health", RouteNotFound, ""},
+		{"GET", "/", RouteNotFound, ""},
+		{"GET", "/v1/nl/lookup/", RouteNotFound, ""},
+	} {
+		r, cc := Classify(c.method, c.path)
+		if r != c.route || cc != c.country {
+			t.Errorf("%s %s = %v %q, want %v %q", c.method, c.path, r, cc, c.route, c.country)
+		}
+	}
+}
+
+func TestCredentialInURL(t *testing.T) {
+	secret := "aw_live_" + string(bytes.Repeat([]byte("a"), 43))
+	for raw, want := range map[string]bool{
+		"/v1/nl/lookup?postcode=1381CS&number=16":          false,
+		"/v1/nl/lookup?postcode=1381CS&API_KEY=x":          true,
+		"/v1/nl/lookup?access_token=x":                     true,
+		"/v1/nl/lookup?q=" + secret:                        true,
+		"/v1/nl/lookup?q=eyJhbGciOiJIUzI1NiJ9.eyJ9.sig":    true,
+		"/v1/suggest?country=nl&q=aw_street":               false,
+		"http://u:p@gw.example/v1/nl/lookup?postcode=1381": true,
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := credentialInURL(u, u.Query()); got != want {
+			t.Errorf("%s: %v", raw, got)
+		}
+	}
+}
+
+func TestBearer(t *testing.T) {
+	for _, c := range []struct {
+		values []string
+		cred   string
+		ok     bool
+	}{
+		{[]string{"Bearer abc"}, "abc", true},
+		{[]string{"bearer  abc "}, "abc", true},
+		{[]string{"Basic abc"}, "", false},
+		{[]string{"Bearer"}, "", false},
+		{[]string{"Bearer a b"}, "", false},
+		{[]string{"Bearer a", "Bearer b"}, "", false},
+		{nil, "", false},
+	} {
+		h := http.Header{"Authorization": c.values}
+		cred, ok := bearer(h)
+		if cred != c.cred || ok != c.ok {
+			t.Errorf("%q: %q %v", c.values, cred, ok)
+		}
+	}
+}
+
+type fixture struct {
+	g       *Gateway
+	secrets map[keys.Kind]string
+}
+
+func newFixture(t testing.TB, cfg Config, ext ...Extension) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := keys.OpenFile(filepath.Join(dir, "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{secrets: map[keys.Kind]string{}}
+	for _, kind := range keys.Kinds {
+		o := keys.Options{Kind: kind, Account: "acct-" + string(kind)}
+		if kind.Publishable() {
+			o.Origins = []string{"https://shop.example"}
+		}
+		k, secret, err := keys.New(o, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Create(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+		f.secrets[kind] = secret
+	}
+	sink, err := usage.OpenFile(filepath.Join(dir, "usage.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	m, err := usage.NewMeter(usage.Config{Sink: sink, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	tr := versions.NewTracker()
+	tr.Set(adreswijzer.NL, "bag:2026-11-08")
+	f.g, err = New(cfg, Parts{Keys: store, Limiter: limit.NewLocal(1 << 12), Meter: m, Cache: cache.New(100, time.Minute),
+		Versions: tr, Extensions: ext, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) request(method, target, cred, origin string, body []byte) *http.Request {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	r := httptest.NewRequest(method, target, rd)
+	if cred != "" {
+		r.Header.Set("Authorization", "Bearer "+cred)
+	}
+	if origin != "" {
+		r.Header.Set("Origin", origin)
+	}
+	return r
+}
+
+// The first failing check decides the answer, in the documented order.
+func TestDecideOrder(t *testing.T) {
+	f := newFixture(t, Config{TestDailyCap: 1})
+	ctx := context.Background()
+	live, pk := f.secrets[keys.Live], f.secrets[keys.PKLive]
+	big := bytes.Repeat([]byte("x"), adreswijzer.MaxBodyBytes+10)
+	for _, c := range []struct {
+		name string
+		r    *http.Request
+		code adreswijzer.ErrorCode
+		st   int
+	}{
+		{"unknown path before credential", f.request("GET", "/v2/x", "", "", nil), adreswijzer.ErrNotFound, 404},
+		{"credential before body size", f.request("POST", "/v1/validate", "", "", big), adreswijzer.ErrUnauthorized, 401},
+		{"URL credential despite a good header", f.request("GET", "/v1/nl/lookup?postcode=1&number=1&key=x", live, "", nil), adreswijzer.ErrUnauthorized, 401},
+		{"origin before session", f.request("GET", "/v1/nl/lookup?postcode=1&number=1", pk, "https://evil.example", nil), adreswijzer.ErrForbidden, 403},
+		{"route before session", f.request("GET", "/v1/autocomplete?country=nl&q=a", pk, "https://shop.example", nil), adreswijzer.ErrForbidden, 403},
+		{"size before session", f.request("POST", "/v1/validate", pk, "https://shop.example", big), adreswijzer.ErrPayloadTooLarge, 413},
+		{"session", f.request("POST", "/v1/validate", pk, "https://shop.example", []byte(`{"countryCode":"NL"}`)), adreswijzer.ErrValidationFailed, 422},
+		{"session not a string", f.request("POST", "/v1/validate", live, "", []byte(`{"sessionId":5}`)), adreswijzer.ErrValidationFailed, 422},
+		{"session too long", f.request("GET", "/v1/nl/lookup?sessionId="+string(bytes.Repeat([]byte("a"), 65)), live, "", nil), adreswijzer.ErrValidationFailed, 422},
+	} {
+		_, e := f.g.Decide(ctx, c.r, "192.0.2.1")
+		if e == nil || e.Code != c.code || e.Status != c.st {
+			t.Errorf("%s: %v", c.name, e)
+		}
+	}
+	// Daily cap after the rate check: the test key's first call passes, the second is capped.
+	tk := f.secrets[keys.Test]
+	if _, e := f.g.Decide(ctx, f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", tk, "", nil), "192.0.2.1"); e != nil {
+		t.Fatal(e)
+	}
+	if _, e := f.g.Decide(ctx, f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", tk, "", nil), "192.0.2.1"); e == nil || e.Code != adreswijzer.ErrDailyCapReached {
+		t.Errorf("second test call: %v", e)
+	}
+}
+
+func TestDecideOutcome(t *testing.T) {
+	f := newFixture(t, Config{})
+	ctx := context.Background()
+	body := []byte(`{"countryCode":"be","address1":"Harenheidestraat 67","zip":"1130","sessionId":"chk-1"}`)
+	r := f.request("POST", "/v1/validate", f.secrets[keys.PKLive], "https://shop.example", body)
+	d, e := f.g.Decide(ctx, r, "192.0.2.1")
+	if e != nil {
+		t.Fatal(e)
+	}
+	if d.Country != adreswijzer.BE || d.Origin != "https://shop.example" || d.SessionID != "chk-1" || d.Charged() != 1 {
+		t.Errorf("decision %+v", d)
+	}
+	if r.Header.Get("Authorization") != "" {
+		t.Error("credential left on the request")
+	}
+	if b, _ := io.ReadAll(r.Body); !bytes.Equal(b, body) || r.ContentLength != int64(len(body)) {
+		t.Error("body not restored")
+	}
+	// A failed answer refunds.
+	f.g.Finish(ctx, d, http.StatusBadGateway)
+	if got, _ := f.g.Meter.Used(ctx, "acct-pk_live", time.Now()); got.Verifications != 0 {
+		t.Errorf("refund: %d", got.Verifications)
+	}
+	// Suggest routes by its country parameter; lookups are cacheable.
+	d, _ = f.g.Decide(ctx, f.request("GET", "/v1/suggest?country=NL&q=Hugo", f.secrets[keys.Live], "", nil), "")
+	if d.Country != adreswijzer.NL || d.Cache != nil {
+		t.Errorf("suggest %+v", d)
+	}
+	d, _ = f.g.Decide(ctx, f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=16", f.secrets[keys.Live], "", nil), "")
+	if d.Cache == nil {
+		t.Error("lookup not cacheable")
+	}
+	d, e = f.g.Decide(ctx, f.request("OPTIONS", "/v1/nl/lookup", "", "https://any.example", nil), "")
+	if e == nil {
+		e = &apierr.Error{}
+	}
+	if d.Preflight || e.Status != 404 {
+		t.Error("OPTIONS without a preflight header is a preflight")
+	}
+}
+
+// agentExtension stands for the agent policy an Extension will add: its own credential on
+// /mcp, and a check of its own.
+type agentExtension struct {
+	checks int
+	bound  *Gateway
+}
+
+func (x *agentExtension) Bind(g *Gateway) { x.bound = g }
+
+func (x *agentExtension) Authenticate(_ context.Context, _ *http.Request, route Route, cred string) (*Principal, bool, *apierr.Error) {
+	if route != RouteAgent || cred != "oauth-token-of-an-agent" {
+		return nil, false, nil
+	}
+	return &Principal{Kind: "agent", ID: "agent-1", Account: "acct-agent", Plan: "free", Scopes: []string{keys.ScopeVerify},
+		Routes: RoutesOf(RouteAgent), LimitKey: "agent:agent-1", Uncounted: true}, true, nil
+}
+
+func (x *agentExtension) Check(_ context.Context, r *http.Request, d *Decision) *apierr.Error {
+	x.checks++
+	if r.Header.Get("X-Test-Deny") != "" {
+		return apierr.RateLimited(time.Minute)
+	}
+	return nil
+}
+
+func TestExtension(t *testing.T) {
+	x := &agentExtension{}
+	f := newFixture(t, Config{Limits: map[string]limit.Rule{"agent": {Rate: 1, Period: time.Minute, Burst: 1}}}, x)
+	ctx := context.Background()
+	d, e := f.g.Decide(ctx, f.request("POST", "/mcp", "oauth-token-of-an-agent", "", []byte(`{}`)), "")
+	if x.bound != f.g {
+		t.Error("extension not bound to the gateway")
+	}
+	if e != nil || d.Principal.Kind != "agent" || x.checks != 1 {
+		t.Fatalf("agent: %v %+v", e, d)
+	}
+	if _, e := f.g.Decide(ctx, f.request("POST", "/mcp", "oauth-token-of-an-agent", "", []byte(`{}`)), ""); e == nil || e.Code != adreswijzer.ErrRateLimited {
+		t.Errorf("the agent kind's rate rule was not applied: %v", e)
+	}
+	if _, e := f.g.Decide(ctx, f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", "oauth-token-of-an-agent", "", nil), ""); e == nil || e.Status != 401 {
+		t.Errorf("agent token outside /mcp: %v", e)
+	}
+	// A refusal by the extension refunds the charge.
+	r := f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", f.secrets[keys.Live], "", nil)
+	r.Header.Set("X-Test-Deny", "1")
+	if _, e := f.g.Decide(ctx, r, ""); e == nil || e.Code != adreswijzer.ErrRateLimited {
+		t.Fatalf("extension check: %v", e)
+	}
+	if got, _ := f.g.Meter.Used(ctx, "acct-live", time.Now()); got.Verifications != 0 {
+		t.Errorf("refused call counted: %d", got.Verifications)
+	}
+}

@@ -1,0 +1,56 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"slices"
+
+	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+)
+
+// Principal is who is calling, as far as policy cares.
+type Principal struct {
+	// Kind names the credential kind: "live", "test", "pk_live", "pk_test", "platform", or
+	// the kind an Extension defines (e.g. "agent"). Rate rules are configured per kind.
+	Kind string
+	// ID is stable per credential, for limits: a key id, or platform and shop.
+	ID      string
+	Account string
+	Plan    string
+	Scopes  []string
+	// Routes the credential may call.
+	Routes Routes
+	// Origins a publishable credential may be used from; nil means no browser use.
+	Origins []string
+	// Publishable credentials need an allowed Origin and a sessionId on every call.
+	Publishable bool
+	// Testing credentials are capped per day and never counted.
+	Testing bool
+	// LimitKey is what the rate is counted under; the client address is added for
+	// publishable credentials.
+	LimitKey string
+	// Uncounted principals are never charged verifications at the gateway (agents, whose
+	// tool calls an Extension counts).
+	Uncounted bool
+}
+
+func (p *Principal) hasScope(s string) bool { return slices.Contains(p.Scopes, s) }
+
+// Binder is implemented by an Extension that needs the gateway's parts (the meter to count
+// agent tool calls, the limiter for per-tool limits); New calls Bind once.
+type Binder interface {
+	Bind(g *Gateway)
+}
+
+// Extension is where credentials and checks the gateway does not know plug in: the
+// agents' OAuth 2.1 tokens (verified against the authorization server's keys) and the
+// per-tool agent limits. Extensions run in order.
+type Extension interface {
+	// Authenticate may claim a credential that is neither an API key nor a platform token.
+	// ok false passes it on; a non-nil error refuses the request.
+	Authenticate(ctx context.Context, r *http.Request, route Route, credential string) (p *Principal, ok bool, err *apierr.Error)
+	// Check runs after the gateway's own checks and charges passed; a refusal here refunds
+	// the gateway's charge. Calls on RouteAgent are not charged by the gateway: counting
+	// tool calls (a batch counts its items) is the agent extension's job.
+	Check(ctx context.Context, r *http.Request, d *Decision) *apierr.Error
+}

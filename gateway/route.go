@@ -1,0 +1,106 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Route is the class of an endpoint: it decides which credentials may call it, whether the
+// call is counted and where it is proxied.
+type Route uint8
+
+const (
+	RouteNotFound     Route = iota // no such endpoint (or not with this method)
+	RoutePublic                    // /health, /openapi.json, /docs, OAuth metadata: no credential
+	RouteLookup                    // /v1/{country}/lookup
+	RouteSuggest                   // /v1/suggest
+	RouteAutocomplete              // /v1/autocomplete
+	RouteValidate                  // /v1/validate
+	RouteAgent                     // /mcp, the agent interface
+)
+
+var routeNames = [...]string{"not_found", "public", "lookup", "suggest", "autocomplete", "validate", "agent"}
+
+func (r Route) String() string {
+	if int(r) < len(routeNames) {
+		return routeNames[r]
+	}
+	return "unknown"
+}
+
+// Routes is a set of routes a credential may call.
+type Routes uint16
+
+// RoutesOf makes a set.
+func RoutesOf(rs ...Route) Routes {
+	var s Routes
+	for _, r := range rs {
+		s |= 1 << r
+	}
+	return s
+}
+
+// Allows reports whether r is in the set.
+func (s Routes) Allows(r Route) bool { return s&(1<<r) != 0 }
+
+// The route sets of the built-in credential kinds (spec, Authentication).
+var (
+	// Secret keys may call every data endpoint and the agent interface.
+	SecretRoutes = RoutesOf(RouteLookup, RouteSuggest, RouteAutocomplete, RouteValidate, RouteAgent)
+	// Publishable keys: "lookup, suggest and validate only".
+	PublishableRoutes = RoutesOf(RouteLookup, RouteSuggest, RouteValidate)
+	// Platform session tokens: the checkout routes.
+	CheckoutRoutes = RoutesOf(RouteLookup, RouteSuggest, RouteAutocomplete, RouteValidate)
+)
+
+// data reports whether the route answers from the register (and is counted).
+func (r Route) data() bool {
+	return r == RouteLookup || r == RouteSuggest || r == RouteAutocomplete || r == RouteValidate
+}
+
+// browser reports whether web pages may call the route, so it answers CORS preflights.
+func (r Route) browser() bool { return r.data() }
+
+// Classify maps method and path to a route, and for lookups the country of the path
+// ("" for a two-letter code we have no register for: the worker answers those with
+// UNSUPPORTED_COUNTRY). OPTIONS is classified by path, for preflights.
+func Classify(method, path string) (Route, adreswijzer.Country) {
+	get := method == http.MethodGet || method == http.MethodHead
+	post := method == http.MethodPost
+	opt := method == http.MethodOptions
+	switch path {
+	case "/health", "/openapi.json", "/docs", "/docs/", "/.well-known/oauth-protected-resource/mcp":
+		if get {
+			return RoutePublic, ""
+		}
+		return RouteNotFound, ""
+	case "/v1/suggest":
+		return pick(RouteSuggest, get || post || opt), ""
+	case "/v1/autocomplete":
+		return pick(RouteAutocomplete, get || post || opt), ""
+	case "/v1/validate":
+		return pick(RouteValidate, post || opt), ""
+	case "/mcp":
+		return pick(RouteAgent, get || post || opt || method == http.MethodDelete), ""
+	}
+	if rest, ok := strings.CutPrefix(path, "/v1/"); ok && len(rest) == len("nl/lookup") && rest[2:] == "/lookup" &&
+		isLower(rest[0]) && isLower(rest[1]) {
+		if !(get || post || opt) {
+			return RouteNotFound, ""
+		}
+		c, _ := adreswijzer.ParseCountry(rest[:2])
+		return RouteLookup, c
+	}
+	return RouteNotFound, ""
+}
+
+func pick(r Route, methodOK bool) Route {
+	if methodOK {
+		return r
+	}
+	return RouteNotFound
+}
+
+func isLower(b byte) bool { return b >= 'a' && b <= 'z' }

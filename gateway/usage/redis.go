@@ -1,0 +1,196 @@
+package usage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// shared keeps totals, sessions and daily counts in Redis, for gateways that run side by
+// side. Keys carry the account in braces, so that one account's keys share a Redis Cluster
+// slot and the script below may touch them together.
+type shared struct {
+	rdb    *redis.Client
+	prefix string
+}
+
+func (s *shared) usageKey(account, month string) string {
+	return s.prefix + "usage:" + month + ":{" + account + "}"
+}
+
+func (s *shared) sessionKey(account, session string) string {
+	return s.prefix + "sess:{" + account + "}:" + session
+}
+
+func (s *shared) dailyKey(key, d string) string { return s.prefix + "daily:" + d + ":{" + key + "}" }
+
+// usageTTL keeps a month's totals in Redis a while after the month, for late refunds and
+// reports; the durable sink has them for good.
+const usageTTL = 45 * 24 * time.Hour
+
+// chargeScript is decide() in Lua, applied atomically with the quota check.
+// KEYS: usage hash, session key. ARGV: call (l|s|v), has session (0|1), quota (-1 =
+// unlimited), idle ms, seed verifications (-1 = unknown), seed suggest calls, usage TTL ms.
+// Returns {status, units, loose, opened, closed}; status 0 ok, 1 quota used up, 2 the month
+// is not in Redis and needs a seed from the durable sink.
+var chargeScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if tonumber(ARGV[5]) < 0 then return {2, 0, 0, 0, 0} end
+  redis.call('HSET', KEYS[1], 'v', ARGV[5], 's', ARGV[6])
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+end
+local call = ARGV[1]
+local units, loose, opened, closed = 0, 0, 0, 0
+local open = 0
+if ARGV[2] == '1' then
+  open = redis.call('EXISTS', KEYS[2])
+  if open == 1 then
+    if call == 'v' then closed = 1 end
+  else
+    units = 1
+    if call ~= 'v' then opened = 1 end
+  end
+elseif call == 's' then
+  loose = 1
+  if tonumber(redis.call('HGET', KEYS[1], 's') or '0') % 10 == 0 then units = 1 end
+else
+  units = 1
+end
+local quota = tonumber(ARGV[3])
+if units > 0 and quota >= 0 and tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + units > quota then
+  return {1, units, 0, 0, 0}
+end
+if units > 0 then redis.call('HINCRBY', KEYS[1], 'v', units) end
+if loose > 0 then redis.call('HINCRBY', KEYS[1], 's', loose) end
+if closed == 1 then
+  redis.call('DEL', KEYS[2])
+elseif opened == 1 or open == 1 then
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[4])
+end
+return {0, units, loose, opened, closed}
+`)
+
+// addScript adds to a month's totals only when Redis has them; otherwise the next charge
+// seeds them from the durable sink, which already holds the change.
+var addScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'v', ARGV[1])
+redis.call('HINCRBY', KEYS[1], 's', ARGV[2])
+return 1
+`)
+
+var dailyScript = redis.NewScript(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`)
+
+var errNeedSeed = errors.New("month not in redis")
+
+var callCode = map[Call]string{Lookup: "l", Suggest: "s", Validate: "v"}
+
+func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.Duration, seed *Totals) (Receipt, error) {
+	has := "0"
+	if c.Session != "" {
+		has = "1"
+	}
+	seedV, seedS := int64(-1), int64(0)
+	if seed != nil {
+		seedV, seedS = seed.Verifications, seed.SuggestCalls
+	}
+	sk := s.prefix + "nosession"
+	if c.Session != "" {
+		sk = s.sessionKey(c.Account, c.Session)
+	}
+	res, err := chargeScript.Run(ctx, s.rdb, []string{s.usageKey(c.Account, month), sk},
+		callCode[c.Call], has, c.Quota, idle.Milliseconds(), seedV, seedS, usageTTL.Milliseconds()).Int64Slice()
+	if err != nil {
+		return Receipt{}, fmt.Errorf("usage charge in redis: %w", err)
+	}
+	if len(res) != 5 {
+		return Receipt{}, fmt.Errorf("usage charge in redis: unexpected reply of %d values", len(res))
+	}
+	switch res[0] {
+	case 1:
+		return Receipt{}, ErrQuota
+	case 2:
+		return Receipt{}, errNeedSeed
+	}
+	return Receipt{account: c.Account, month: month, session: c.Session, Units: int(res[1]), loose: int(res[2]),
+		opened: res[3] == 1, closed: res[4] == 1, shared: true}, nil
+}
+
+func (s *shared) refund(ctx context.Context, r Receipt, idle time.Duration) error {
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		if r.Units != 0 || r.loose != 0 {
+			addScript.Eval(ctx, p, []string{s.usageKey(r.account, r.month)}, -r.Units, -r.loose)
+		}
+		sk := s.sessionKey(r.account, r.session)
+		switch {
+		case r.opened:
+			p.Del(ctx, sk)
+		case r.closed:
+			p.Set(ctx, sk, "1", idle)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("usage refund in redis: %w", err)
+	}
+	return nil
+}
+
+// add replays changes made locally while Redis was away.
+func (s *shared) add(ctx context.Context, deltas map[acctMonth]Totals) error {
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for k, t := range deltas {
+			addScript.Eval(ctx, p, []string{s.usageKey(k.account, k.month)}, t.Verifications, t.SuggestCalls)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("usage replay in redis: %w", err)
+	}
+	return nil
+}
+
+func (s *shared) countDaily(ctx context.Context, key string, limit int, now time.Time) (bool, error) {
+	n, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds()).Int64()
+	if err != nil {
+		return false, fmt.Errorf("daily cap in redis: %w", err)
+	}
+	return n <= int64(limit), nil
+}
+
+// runID names the Redis process; it changes when Redis restarts (and loses its data,
+// without persistence).
+func (s *shared) runID(ctx context.Context) (string, error) {
+	info, err := s.rdb.Info(ctx, "server").Result()
+	if err != nil {
+		return "", fmt.Errorf("redis info: %w", err)
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "run_id:"); ok {
+			return v, nil
+		}
+	}
+	return "", nil
+}
+
+func (s *shared) used(ctx context.Context, account, month string) (Totals, bool, error) {
+	m, err := s.rdb.HGetAll(ctx, s.usageKey(account, month)).Result()
+	if err != nil {
+		return Totals{}, false, fmt.Errorf("usage in redis: %w", err)
+	}
+	if len(m) == 0 {
+		return Totals{}, false, nil
+	}
+	v, _ := strconv.ParseInt(m["v"], 10, 64)
+	sc, _ := strconv.ParseInt(m["s"], 10, 64)
+	return Totals{Verifications: v, SuggestCalls: sc}, true, nil
+}

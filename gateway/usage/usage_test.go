@@ -1,0 +1,345 @@
+package usage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
+)
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func fileMeter(t *testing.T, path string, rdb *redis.Client, prefix string) *Meter {
+	t.Helper()
+	sink, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: prefix, Timeout: time.Second, Log: quiet(),
+		SessionIdle: time.Minute, FlushEvery: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+type step struct {
+	call    Call
+	session string
+	units   int // verifications this call counts
+}
+
+// The counting rules, as one sequence: sessions, the one-in-ten rule, validate closing.
+var rules = []step{
+	{Suggest, "s1", 1}, {Suggest, "s1", 0}, {Lookup, "s1", 0}, {Suggest, "s1", 0}, {Validate, "s1", 0},
+	{Lookup, "s1", 1}, {Validate, "s1", 0}, // a new session after the validate
+	{Validate, "s2", 1}, {Validate, "s2", 1}, // a validate without an open session counts
+	{Lookup, "", 1}, {Validate, "", 1}, {Lookup, "", 1},
+	{Suggest, "", 1}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
+	{Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
+	{Suggest, "", 1}, // the 11th
+	{Lookup, "s3", 1}, {Suggest, "", 0}, {Lookup, "s4", 1}, {Lookup, "s3", 0},
+}
+
+func runRules(t *testing.T, m *Meter, account string) {
+	t.Helper()
+	total := 0
+	for i, s := range rules {
+		r, err := m.Charge(context.Background(), Charge{Account: account, Quota: Unlimited, Call: s.call, Session: s.session})
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if r.Units != s.units {
+			t.Errorf("step %d (%v %q): %d units, want %d", i, s.call, s.session, r.Units, s.units)
+		}
+		total += s.units
+	}
+	got, err := m.Used(context.Background(), account, time.Now())
+	if err != nil || got.Verifications != int64(total) || got.SuggestCalls != 12 {
+		t.Errorf("used %+v (%v), want %d verifications and 12 suggest calls", got, err, total)
+	}
+}
+
+func TestRulesLocal(t *testing.T) {
+	m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), nil, "")
+	runRules(t, m, "acct")
+}
+
+func TestRulesRedis(t *testing.T) {
+	rdb, prefix := gatewaytest.Redis(t)
+	m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+	runRules(t, m, "acct")
+	if m.Degraded() {
+		t.Error("counted locally")
+	}
+}
+
+func TestQuotaAndRefund(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			ctx := context.Background()
+			c := Charge{Account: "q", Quota: 2, Call: Lookup}
+			r1, err1 := m.Charge(ctx, c)
+			_, err2 := m.Charge(ctx, c)
+			_, err3 := m.Charge(ctx, c)
+			if err1 != nil || err2 != nil || !errors.Is(err3, ErrQuota) {
+				t.Fatalf("charges: %v %v %v", err1, err2, err3)
+			}
+			// An open session's later calls cost nothing and pass the exhausted quota.
+			m.Refund(ctx, r1)
+			if _, err := m.Charge(ctx, Charge{Account: "q", Quota: 2, Call: Suggest, Session: "x"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Charge(ctx, Charge{Account: "q", Quota: 2, Call: Validate, Session: "x"}); err != nil {
+				t.Errorf("closing a counted session was refused: %v", err)
+			}
+			// A refunded opening call leaves the session closed, so its next call counts.
+			r, err := m.Charge(ctx, Charge{Account: "q", Quota: 10, Call: Lookup, Session: "y"})
+			if err != nil || r.Units != 1 {
+				t.Fatal(err)
+			}
+			m.Refund(ctx, r)
+			if r, _ := m.Charge(ctx, Charge{Account: "q", Quota: 10, Call: Lookup, Session: "y"}); r.Units != 1 {
+				t.Error("refunded session stayed open")
+			}
+			// A refunded closing call reopens the session.
+			r, _ = m.Charge(ctx, Charge{Account: "q", Quota: 10, Call: Validate, Session: "y"})
+			m.Refund(ctx, r)
+			if r, _ := m.Charge(ctx, Charge{Account: "q", Quota: 10, Call: Lookup, Session: "y"}); r.Units != 0 {
+				t.Error("refunded validate closed the session")
+			}
+			if got, _ := m.Used(ctx, "q", time.Now()); got.Verifications != 3 {
+				t.Errorf("used %d, want 3", got.Verifications)
+			}
+		})
+	}
+}
+
+// Counts survive a restart: Close flushes, a new Meter reads them back.
+func TestDurableFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "usage.json")
+	sink, _ := OpenFile(path)
+	m, _ := NewMeter(Config{Sink: sink, Log: quiet(), FlushEvery: time.Hour})
+	for range 3 {
+		if _, err := m.Charge(context.Background(), Charge{Account: "d", Quota: 5, Call: Validate}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m2 := fileMeter(t, path, nil, "")
+	ctx := context.Background()
+	if got, _ := m2.Used(ctx, "d", time.Now()); got.Verifications != 3 {
+		t.Fatalf("after restart: %d", got.Verifications)
+	}
+	for range 2 {
+		_, _ = m2.Charge(ctx, Charge{Account: "d", Quota: 5, Call: Validate})
+	}
+	if _, err := m2.Charge(ctx, Charge{Account: "d", Quota: 5, Call: Validate}); !errors.Is(err, ErrQuota) {
+		t.Errorf("quota not enforced across the restart: %v", err)
+	}
+}
+
+// A month missing in Redis starts from the durable sink.
+func TestRedisSeededFromSink(t *testing.T) {
+	rdb, prefix := gatewaytest.Redis(t)
+	path := filepath.Join(t.TempDir(), "usage.json")
+	sink, _ := OpenFile(path)
+	month := Month(time.Now())
+	if err := sink.Add(context.Background(), []Delta{{Account: "s", Month: month, Totals: Totals{Verifications: 7, SuggestCalls: 3}}}); err != nil {
+		t.Fatal(err)
+	}
+	m := fileMeter(t, path, rdb, prefix)
+	r, err := m.Charge(context.Background(), Charge{Account: "s", Quota: 8, Call: Lookup})
+	if err != nil || r.Units != 1 {
+		t.Fatal(err)
+	}
+	if _, err := m.Charge(context.Background(), Charge{Account: "s", Quota: 8, Call: Lookup}); !errors.Is(err, ErrQuota) {
+		t.Errorf("seeded quota not enforced: %v", err)
+	}
+	if v, _ := rdb.HGet(context.Background(), prefix+"usage:"+month+":{s}", "v").Int(); v != 8 {
+		t.Errorf("redis holds %d", v)
+	}
+}
+
+// Redis goes away: counting goes on locally, and the counts reach Redis when it is back.
+func TestRedisOutage(t *testing.T) {
+	srv := gatewaytest.StartRedisServer(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	sink, _ := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
+	m, _ := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: "o:", Timeout: 50 * time.Millisecond, Retry: 100 * time.Millisecond,
+		Log: quiet(), FlushEvery: 50 * time.Millisecond})
+	defer m.Close()
+	ctx := context.Background()
+	charge := func() {
+		t.Helper()
+		if _, err := m.Charge(ctx, Charge{Account: "o", Quota: Unlimited, Call: Lookup}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	charge()
+	charge()
+	srv.Kill()
+	start := time.Now()
+	charge()
+	charge()
+	if d := time.Since(start); d > 150*time.Millisecond || !m.Degraded() {
+		t.Errorf("charges without Redis took %v (degraded %v)", d, m.Degraded())
+	}
+	if ok, _ := m.CountDaily(ctx, "key_t", 1); !ok {
+		t.Error("daily count without Redis")
+	}
+	if ok, _ := m.CountDaily(ctx, "key_t", 1); ok {
+		t.Error("daily cap not kept locally")
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got, _ := m.Used(ctx, "o", time.Now()); got.Verifications != 4 {
+		t.Errorf("local view %d, want 4", got.Verifications)
+	}
+	srv.Start() // empty: it lost everything
+	time.Sleep(150 * time.Millisecond)
+	charge()
+	if m.Degraded() {
+		t.Fatal("not back on Redis")
+	}
+	v, err := srv.Client().HGet(ctx, "o:usage:"+Month(time.Now())+":{o}", "v").Int()
+	if err != nil || v != 5 {
+		t.Errorf("redis after the outage: %d (%v), want 5 (seeded from the durable counts)", v, err)
+	}
+}
+
+func TestDailyCap(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			var got []bool
+			for range 4 {
+				ok, wait := m.CountDaily(context.Background(), "key_x", 3)
+				got = append(got, ok)
+				if wait <= 0 || wait > 24*time.Hour {
+					t.Errorf("wait %v", wait)
+				}
+			}
+			if fmt.Sprint(got) != "[true true true false]" {
+				t.Errorf("%v", got)
+			}
+		})
+	}
+}
+
+// BenchmarkChargeLocal is the counting cost per call without Redis.
+func BenchmarkChargeLocal(b *testing.B) {
+	sink, _ := OpenFile(filepath.Join(b.TempDir(), "usage.json"))
+	m, _ := NewMeter(Config{Sink: sink, Log: quiet()})
+	defer m.Close()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_, _ = m.Charge(ctx, Charge{Account: "bench", Quota: Unlimited, Call: Lookup, Session: sessions[i%len(sessions)]})
+	}
+}
+
+var sessions = func() []string {
+	s := make([]string, 512)
+	for i := range s {
+		s[i] = fmt.Sprintf("chk-%d", i)
+	}
+	return s
+}()
+
+// Redis stalls without losing data (a pause, a partition): what was counted locally
+// meanwhile is added to its totals once it answers again.
+func TestRedisStallReplayed(t *testing.T) {
+	srv := gatewaytest.StartRedisServer(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	sink, _ := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
+	m, _ := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: "p:", Timeout: 50 * time.Millisecond, Retry: 100 * time.Millisecond,
+		Log: quiet(), FlushEvery: 50 * time.Millisecond})
+	defer m.Close()
+	ctx := context.Background()
+	charge := func() {
+		t.Helper()
+		if _, err := m.Charge(ctx, Charge{Account: "p", Quota: Unlimited, Call: Validate}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	charge()
+	admin := srv.Client()
+	defer admin.Close()
+	if err := admin.Do(ctx, "CLIENT", "PAUSE", "400", "ALL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	charge()
+	charge()
+	if !m.Degraded() {
+		t.Fatal("a stalled Redis was waited for")
+	}
+	time.Sleep(500 * time.Millisecond)
+	charge()
+	if m.Degraded() {
+		t.Fatal("not back on Redis")
+	}
+	v, err := admin.HGet(ctx, "p:usage:"+Month(time.Now())+":{p}", "v").Int()
+	if err != nil || v != 4 {
+		t.Errorf("redis holds %d (%v), want 4", v, err)
+	}
+}
+
+// Calls of one session arriving together still count once, and a burst of session-less
+// suggest calls counts one per ten, however they interleave.
+func TestConcurrentCharges(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			ctx := context.Background()
+			var wg sync.WaitGroup
+			for i := range 40 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c := Charge{Account: "c", Quota: Unlimited, Call: Suggest}
+					if i%2 == 0 {
+						c.Session = "same"
+					}
+					if _, err := m.Charge(ctx, c); err != nil {
+						t.Error(err)
+					}
+				}()
+			}
+			wg.Wait()
+			// 20 calls of one session: 1; 20 loose suggests: 2.
+			if got, _ := m.Used(ctx, "c", time.Now()); got.Verifications != 3 || got.SuggestCalls != 20 {
+				t.Errorf("used %+v, want 3 verifications, 20 suggest calls", got)
+			}
+		})
+	}
+}
