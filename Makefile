@@ -1,0 +1,58 @@
+# Adreswijzer. `make run` starts the embedded default on this machine; `make test` runs the
+# whole test suite (Postgres on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 must be up: .ci/run
+# starts them); `make bench` measures against baselines taken in the same run.
+
+GO       ?= go
+DATA     ?= ../shared/data
+ARTIFACTS ?= artifacts
+export ADRESWIJZER_DATA ?= $(abspath $(DATA))
+export ADRESWIJZER_ARTIFACTS ?= $(abspath $(ARTIFACTS))
+
+WASM := widget/adreswijzer.wasm
+
+.PHONY: all build run test test-faults bench fuzz vet clean
+
+all: build
+
+build:
+	$(GO) build -o bin/worker ./worker/cmd/worker
+	$(GO) build -o bin/gateway ./caddymodule/cmd/gateway
+	$(GO) build -o bin/demoshop ./widget/demo/cmd/demoshop
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
+
+# The embedded default: worker + gateway + demo shop, no Postgres or Redis.
+run: build
+	deploy/local/run
+
+vet:
+	$(GO) vet ./...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+# Every test, including the browser and agent-client end-to-end tests. A test that skips is
+# a test that proves nothing, so the run fails when any test reports SKIP.
+test: build vet
+	@mkdir -p $(ARTIFACTS)
+	ADRESWIJZER_WASM=$(abspath $(WASM)) $(GO) test -count=1 -timeout 30m -json ./... > $(ARTIFACTS)/test.json; \
+		status=$$?; \
+		$(GO) run ./.ci/testreport $(ARTIFACTS)/test.json || status=1; \
+		exit $$status
+
+# Fault tests under load: kill a worker, stop Postgres and Redis, activate a dataset mid-load.
+test-faults: build
+	@mkdir -p $(ARTIFACTS)
+	$(GO) test -count=1 -timeout 15m ./bench/faults/...
+
+# Benchmarks with baselines measured in the same run; BENCH_ARGS shrinks them (e.g. -quick).
+bench: build
+	@mkdir -p $(ARTIFACTS)
+	$(GO) run ./bench/cmd/bench -out $(ARTIFACTS)/bench.json $(BENCH_ARGS)
+
+# A minute of each fuzzer (parsers of what people type and of register files).
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzNormalizePostcode -fuzztime 60s .
+	$(GO) test -run '^$$' -fuzz FuzzParseHouseNumber -fuzztime 60s .
+	$(GO) test -run '^$$' -fuzz FuzzParseAddressLine -fuzztime 60s .
+
+clean:
+	rm -rf bin $(WASM) $(ARTIFACTS)
