@@ -103,7 +103,22 @@ func Import(ctx context.Context, files []string, add func(adreswijzer.Address) e
 	}
 	res.Version = adreswijzer.JoinVersion(parts...)
 
+	// The gemeente-woonplaats relation is read beside the object files: it is small but
+	// sequential, and would otherwise wait for them.
+	type gwrRead struct {
+		m   map[uint16]string
+		err error
+	}
+	gwrDone := make(chan gwrRead, 1)
+	go func() {
+		var r gwrRead
+		if gwrFrom.gwr != nil {
+			r.m, r.err = readGWR(gwrFrom.gwr, day)
+		}
+		gwrDone <- r
+	}()
 	tb, st, err := readJobs(ctx, jobs, day, opts.Progress)
+	gr := <-gwrDone
 	if err != nil {
 		return res, fmt.Errorf("import BAG: %w", err) // err names the delivery and file
 	}
@@ -113,12 +128,10 @@ func Import(ctx context.Context, files []string, add func(adreswijzer.Address) e
 	}
 	res.Warnings = append(res.Warnings, unknownWarnings(st.unknown)...)
 
-	var gwr map[uint16]string
-	if gwrFrom.gwr != nil {
-		if gwr, err = readGWR(gwrFrom.gwr, day); err != nil {
-			return res, fmt.Errorf("import BAG %s: GEM-WPL-RELATIE: %w", gwrFrom.name, err)
-		}
+	if gr.err != nil {
+		return res, fmt.Errorf("import BAG %s: GEM-WPL-RELATIE: %w", gwrFrom.name, gr.err)
 	}
+	gwr := gr.m
 	e := &emitter{
 		t:  day,
 		tb: tb,

@@ -2,14 +2,15 @@ package bag
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/adreswijzer/adreswijzer/store/internal/xmlscan"
 )
 
 // Namespace URIs exactly as Kadaster writes them. The IMBAG ones have no "http://" scheme;
-// encoding/xml resolves prefixes to these strings, so they must match byte for byte.
+// the tokenizer resolves prefixes to these strings, so they must match byte for byte.
 const (
 	nsObjecten    = "www.kadaster.nl/schemas/lvbag/imbag/objecten/v20200601"
 	nsObjectenRef = "www.kadaster.nl/schemas/lvbag/imbag/objecten-ref/v20200601"
@@ -49,8 +50,8 @@ func (k kind) String() string {
 	return "unknown"
 }
 
-func kindOf(local string) kind {
-	switch local {
+func kindOf(local []byte) kind {
+	switch string(local) {
 	case "Nummeraanduiding":
 		return kindNUM
 	case "OpenbareRuimte":
@@ -186,7 +187,7 @@ func (r *record) reset(k kind) {
 // returns only the "wordt" side: the new state of each voorkomen; "was" carries nothing
 // that wordt does not repeat.
 type reader struct {
-	d    *xml.Decoder
+	s    *xmlscan.Scanner
 	text []byte
 	n    int // objects returned, for error messages
 	// skip is the mutation side left unread: "was" normally; "wordt" to read the state
@@ -196,39 +197,38 @@ type reader struct {
 }
 
 func newReader(r io.Reader) *reader {
-	d := xml.NewDecoder(r)
-	return &reader{d: d, skip: "was"}
+	return &reader{s: xmlscan.New(r), skip: "was"}
 }
 
 // next decodes the next object voorkomen into rec. It returns io.EOF at the end of the
 // document.
 func (r *reader) next(rec *record) error {
 	for {
-		tok, err := r.d.Token()
+		tok, err := r.s.Next()
 		if err != nil {
 			if err == io.EOF {
 				return io.EOF
 			}
 			return fmt.Errorf("after object %d: %w", r.n, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if tok != xmlscan.StartElement {
 			continue
 		}
-		switch se.Name.Space {
+		space, local := r.s.Name()
+		switch string(space) {
 		case nsMutaties:
-			if se.Name.Local == r.skip {
-				if err := r.d.Skip(); err != nil {
+			if string(local) == r.skip {
+				if err := r.s.Skip(); err != nil {
 					return fmt.Errorf("after object %d: %w", r.n, err)
 				}
 			}
 			continue
 		case nsObjecten:
-			k := kindOf(se.Name.Local)
+			k := kindOf(local)
 			if k == kindNone {
 				// Pand and anything else with no address: skip the subtree whole.
-				if se.Name.Local == "Pand" {
-					if err := r.d.Skip(); err != nil {
+				if string(local) == "Pand" {
+					if err := r.s.Skip(); err != nil {
 						return fmt.Errorf("after object %d: %w", r.n, err)
 					}
 				}
@@ -240,10 +240,10 @@ func (r *reader) next(rec *record) error {
 			}
 			return nil
 		default:
-			if kindOf(se.Name.Local) != kindNone {
+			if kindOf(local) != kindNone {
 				// An object element under another namespace means a schema version this
 				// package does not know; reading on would silently import nothing.
-				return fmt.Errorf("after object %d: element %s in unknown namespace %q", r.n, se.Name.Local, se.Name.Space)
+				return fmt.Errorf("after object %d: element %s in unknown namespace %q", r.n, local, space)
 			}
 		}
 	}
@@ -261,38 +261,36 @@ var (
 func (r *reader) object(k kind, rec *record) error {
 	rec.reset(k)
 	depth := 0
-	field := ""
+	f := fieldOther
 	for {
-		tok, err := r.d.Token()
+		tok, err := r.s.Next()
 		if err != nil {
 			if err == io.EOF {
 				return io.ErrUnexpectedEOF
 			}
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch tok {
+		case xmlscan.StartElement:
 			depth++
 			r.text = r.text[:0]
 			if depth == 1 {
-				field = ""
-				if t.Name.Space == nsObjecten {
-					field = t.Name.Local
-				}
-				if skipField(field) {
-					if err := r.d.Skip(); err != nil {
+				f = fieldOf(r.s.Name())
+				if f == fieldSkipped {
+					if err := r.s.Skip(); err != nil {
 						return err
 					}
 					depth--
 				}
 			}
-		case xml.CharData:
-			r.text = append(r.text, t...)
-		case xml.EndElement:
+		case xmlscan.Text:
+			r.text = append(r.text, r.s.Text()...)
+		case xmlscan.EndElement:
 			if depth == 0 {
 				return rec.check()
 			}
-			if err := r.leaf(rec, field, depth, t.Name); err != nil {
+			space, local := r.s.Name()
+			if err := leaf(rec, r.text, f, depth, space, local); err != nil {
 				return err
 			}
 			r.text = r.text[:0]
@@ -301,27 +299,57 @@ func (r *reader) object(k kind, rec *record) error {
 	}
 }
 
-// skipField names the top-level children that carry nothing an address needs; skipping
-// them whole saves the per-element work for geometries (a woonplaats polygon runs to
-// hundreds of kilobytes).
-func skipField(f string) bool {
-	switch f {
+// field is the top-level child of an object element that a value sits in, as far as it
+// decides what the value means.
+type field uint8
+
+const (
+	fieldOther field = iota
+	fieldLigtAan
+	fieldLigtIn
+	fieldHoofdadres
+	fieldNevenadres
+	fieldVerkorteNaam
+	fieldVoorkomen
+	// fieldSkipped names the children that carry nothing an address needs; skipping them
+	// whole saves the per-element work for geometries (a woonplaats polygon runs to
+	// hundreds of kilobytes).
+	fieldSkipped
+)
+
+func fieldOf(space, local []byte) field {
+	if string(space) != nsObjecten {
+		return fieldOther
+	}
+	switch string(local) {
+	case "ligtAan":
+		return fieldLigtAan
+	case "ligtIn":
+		return fieldLigtIn
+	case "heeftAlsHoofdadres":
+		return fieldHoofdadres
+	case "heeftAlsNevenadres":
+		return fieldNevenadres
+	case "verkorteNaam":
+		return fieldVerkorteNaam
+	case "voorkomen":
+		return fieldVoorkomen
 	case "geometrie", "gebruiksdoel", "oppervlakte", "maaktDeelUitVan", "geconstateerd",
 		"documentdatum", "documentnummer", "type", "typeAdresseerbaarObject", "oorspronkelijkBouwjaar":
-		return true
+		return fieldSkipped
 	}
-	return false
+	return fieldOther
 }
 
 // leaf stores the text of an element that just ended.
-func (r *reader) leaf(rec *record, field string, depth int, name xml.Name) error {
-	v := bytes.TrimSpace(r.text)
-	switch name.Space {
+func leaf(rec *record, text []byte, f field, depth int, space, local []byte) error {
+	v := bytes.TrimSpace(text)
+	switch string(space) {
 	case nsObjecten:
 		if depth != 1 {
 			return nil
 		}
-		switch name.Local {
+		switch string(local) {
 		case "identificatie":
 			if rec.kind == kindWPL {
 				w, ok := parseWPL(v)
@@ -372,9 +400,9 @@ func (r *reader) leaf(rec *record, field string, depth int, name xml.Name) error
 			rec.name = append(rec.name[:0], v...)
 		}
 	case nsObjectenRef:
-		switch name.Local {
+		switch string(local) {
 		case "OpenbareRuimteRef":
-			if field == "ligtAan" {
+			if f == fieldLigtAan {
 				id, ok := parseID(v)
 				if !ok {
 					return errors.New("malformed OpenbareRuimteRef")
@@ -382,7 +410,7 @@ func (r *reader) leaf(rec *record, field string, depth int, name xml.Name) error
 				rec.street = id
 			}
 		case "WoonplaatsRef":
-			if field == "ligtIn" {
+			if f == fieldLigtIn {
 				w, ok := parseWPL(v)
 				if !ok {
 					return errors.New("malformed WoonplaatsRef")
@@ -394,23 +422,23 @@ func (r *reader) leaf(rec *record, field string, depth int, name xml.Name) error
 			if !ok {
 				return errors.New("malformed NummeraanduidingRef")
 			}
-			switch field {
-			case "heeftAlsHoofdadres":
+			switch f {
+			case fieldHoofdadres:
 				rec.main = id
-			case "heeftAlsNevenadres":
+			case fieldNevenadres:
 				rec.neven = append(rec.neven, id)
 				rec.flags |= flagNeven
 			}
 		}
 	case nsNEN5825:
-		if name.Local == "verkorteNaam" && field == "verkorteNaam" {
+		if string(local) == "verkorteNaam" && f == fieldVerkorteNaam {
 			rec.short = append(rec.short[:0], v...)
 		}
 	case nsHistorie:
-		if field != "voorkomen" {
+		if f != fieldVoorkomen {
 			return nil
 		}
-		switch name.Local {
+		switch string(local) {
 		case "voorkomenidentificatie":
 			n, ok := parseUint(v, 9)
 			if !ok || n == 0 || n > 0xffff {

@@ -3,10 +3,11 @@ package bag
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/adreswijzer/adreswijzer/store/internal/xmlscan"
 )
 
 const (
@@ -23,7 +24,7 @@ func (d *delivery) readLeveringsdocument(f *zip.File) error {
 		return err
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(io.LimitReader(rc, 1<<20))
+	sc := xmlscan.New(io.LimitReader(rc, 1<<20))
 	var (
 		text             []byte
 		lvc, mut         bool
@@ -33,20 +34,21 @@ func (d *delivery) readLeveringsdocument(f *zip.File) error {
 	)
 	d.gemeenten = map[string]string{}
 	for {
-		tok, err := dec.Token()
+		tok, err := sc.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch tok {
+		case xmlscan.StartElement:
 			text = text[:0]
-			if t.Name.Space != nsSelecties {
+			space, local := sc.Name()
+			if string(space) != nsSelecties {
 				continue
 			}
-			switch t.Name.Local {
+			switch string(local) {
 			case "LVC-Extract":
 				lvc = true
 			case "MUT-Extract":
@@ -54,15 +56,16 @@ func (d *delivery) readLeveringsdocument(f *zip.File) error {
 			case "Gemeente":
 				code, naam = "", ""
 			}
-		case xml.CharData:
-			text = append(text, t...)
-		case xml.EndElement:
-			if t.Name.Space != nsSelecties {
+		case xmlscan.Text:
+			text = append(text, sc.Text()...)
+		case xmlscan.EndElement:
+			space, local := sc.Name()
+			if string(space) != nsSelecties {
 				continue
 			}
 			v := bytes.TrimSpace(text)
 			var ok bool
-			switch t.Name.Local {
+			switch string(local) {
 			case "StandTechnischeDatum":
 				d.standDay, ok = parseDate(v)
 				if !ok {
@@ -117,7 +120,7 @@ func readGWR(f *zip.File, t date) (map[uint16]string, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(rc)
+	sc := xmlscan.New(rc)
 	out := map[uint16]string{}
 	var (
 		text       []byte
@@ -127,45 +130,55 @@ func readGWR(f *zip.File, t date) (map[uint16]string, error) {
 		begin, end date
 	)
 	for {
-		tok, err := dec.Token()
+		tok, err := sc.Next()
 		if err == io.EOF {
 			return out, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		switch tk := tok.(type) {
-		case xml.StartElement:
+		switch tok {
+		case xmlscan.StartElement:
 			text = text[:0]
-			if tk.Name.Space != nsGWRProduct {
+			space, local := sc.Name()
+			if string(space) != nsGWRProduct {
 				continue
 			}
-			switch tk.Name.Local {
+			switch string(local) {
 			case "GemeenteWoonplaatsRelatie":
 				wpl, gem, begin, end = 0, "", 0, 0
-			case "gerelateerdeWoonplaats", "gerelateerdeGemeente":
-				parent = tk.Name.Local
+			case "gerelateerdeWoonplaats":
+				parent = "gerelateerdeWoonplaats"
+			case "gerelateerdeGemeente":
+				parent = "gerelateerdeGemeente"
 			}
-		case xml.CharData:
-			text = append(text, tk...)
-		case xml.EndElement:
+		case xmlscan.Text:
+			text = append(text, sc.Text()...)
+		case xmlscan.EndElement:
 			v := bytes.TrimSpace(text)
 			text = text[:0]
-			switch tk.Name {
-			case xml.Name{Space: nsGWRTypes, Local: "begindatumTijdvakGeldigheid"}:
-				begin, _ = parseDate(v)
-			case xml.Name{Space: nsGWRTypes, Local: "einddatumTijdvakGeldigheid"}:
-				end, _ = parseDate(v)
-			case xml.Name{Space: nsGWRProduct, Local: "identificatie"}:
-				switch parent {
-				case "gerelateerdeWoonplaats":
-					wpl, _ = parseWPL(v)
-				case "gerelateerdeGemeente":
-					gem = string(v)
+			space, local := sc.Name()
+			switch string(space) {
+			case nsGWRTypes:
+				switch string(local) {
+				case "begindatumTijdvakGeldigheid":
+					begin, _ = parseDate(v)
+				case "einddatumTijdvakGeldigheid":
+					end, _ = parseDate(v)
 				}
-			case xml.Name{Space: nsGWRProduct, Local: "GemeenteWoonplaatsRelatie"}:
-				if wpl != 0 && gem != "" && begin != 0 && begin <= t && (end == 0 || end > t) {
-					out[wpl] = gem
+			case nsGWRProduct:
+				switch string(local) {
+				case "identificatie":
+					switch parent {
+					case "gerelateerdeWoonplaats":
+						wpl, _ = parseWPL(v)
+					case "gerelateerdeGemeente":
+						gem = string(v)
+					}
+				case "GemeenteWoonplaatsRelatie":
+					if wpl != 0 && gem != "" && begin != 0 && begin <= t && (end == 0 || end > t) {
+						out[wpl] = gem
+					}
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package bag
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -88,6 +87,11 @@ func readJobs(ctx context.Context, jobs []job, t date, progress func(Progress)) 
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
 	for i := range jobs {
+		if progress != nil && (i == 0 || jobs[i].stand != jobs[i-1].stand) {
+			// Each phase is reported as it begins, with its total: a municipal extract now
+			// reads in less than one progress interval and would otherwise not show at all.
+			progress(phases.at(jobs[i].stand, done.Load()))
+		}
 		var b *batch
 	wait:
 		for {
@@ -131,7 +135,7 @@ func readJob(ctx context.Context, j job, t date, done *atomic.Int64) *batch {
 		return b
 	}
 	defer rc.Close()
-	r := newReader(bufio.NewReaderSize(&countingReader{r: rc, n: done}, 64<<10))
+	r := newReader(&countingReader{r: rc, n: done})
 	if j.was {
 		r.skip = "wordt"
 	}

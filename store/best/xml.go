@@ -1,14 +1,13 @@
 package best
 
 import (
-	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/store/internal/xmlscan"
 )
 
 // tnsNamespace is the namespace of the full download's roots and records. The children use a
@@ -108,10 +107,11 @@ func (imp *importer) readXML(in *inputSet) error {
 	for _, k := range []kind{kindXMLStreets, kindXMLMunicipalities, kindXMLParts, kindXMLPostals} {
 		refSources = append(refSources, in.of(k)...)
 	}
+	var d xmlDecoder
 	imp.startPhase(PhaseReferences, sizeOf(refSources))
 	for _, s := range refSources {
-		if err := imp.readXMLFile(s, func(dec *xml.Decoder, se *xml.StartElement) error {
-			return imp.xmlRef(dec, se, s, rf)
+		if err := imp.readXMLFile(s, func(sc *xmlscan.Scanner) error {
+			return imp.scanRef(&d, sc, s, rf)
 		}); err != nil {
 			return err
 		}
@@ -123,12 +123,12 @@ func (imp *importer) readXML(in *inputSet) error {
 	var rec xmlAddress
 	var r row
 	for _, s := range addrs {
-		if err := imp.readXMLFile(s, func(dec *xml.Decoder, se *xml.StartElement) error {
+		if err := imp.readXMLFile(s, func(sc *xmlscan.Scanner) error {
 			rec = xmlAddress{}
-			if err := dec.DecodeElement(&rec, se); err != nil {
+			if err := d.address(sc, &rec); err != nil {
 				return err
 			}
-			line, _ := dec.InputPos()
+			line := sc.Line()
 			if !imp.xmlAddressRow(&rec, rf, &r) {
 				imp.malformed(s.name, int64(line), "address has no namespace or objectIdentifier")
 				return nil
@@ -148,19 +148,21 @@ func (imp *importer) readXML(in *inputSet) error {
 // readXMLFile streams one full-download file: it checks the root, keeps the root timestamp as
 // dataset date and hands each record element to fn, one at a time, so memory does not grow
 // with the file.
-func (imp *importer) readXMLFile(s *source, fn func(*xml.Decoder, *xml.StartElement) error) error {
+func (imp *importer) readXMLFile(s *source, fn func(*xmlscan.Scanner) error) error {
 	rc, err := s.open()
 	if err != nil {
 		return fmt.Errorf("import BeST %s: %w", s.name, err)
 	}
 	defer rc.Close()
-	if err := imp.readXMLStream(s.kind, countingReader{bufio.NewReaderSize(rc, 256<<10), &imp.done}, fn); err != nil {
+	if err := imp.scanXMLStream(s.kind, countingReader{rc, &imp.done}, fn); err != nil {
 		return fmt.Errorf("import BeST %s: %w", s.name, err)
 	}
 	return nil
 }
 
-func (imp *importer) readXMLStream(k kind, r io.Reader, fn func(*xml.Decoder, *xml.StartElement) error) error {
+// scanXMLStream reads one full-download document; fn gets the scanner just after the start
+// tag of each record and must consume the record up to its end tag.
+func (imp *importer) scanXMLStream(k kind, r io.Reader, fn func(*xmlscan.Scanner) error) error {
 	record := xmlRecords[k]
 	var wantRoot string
 	for root, rk := range xmlRoots {
@@ -168,23 +170,25 @@ func (imp *importer) readXMLStream(k kind, r io.Reader, fn func(*xml.Decoder, *x
 			wantRoot = root
 		}
 	}
-	dec := xml.NewDecoder(r)
+	sc := xmlscan.NewSize(r, 256<<10, 16<<20)
+	var d xmlDecoder
 	depth := 0
 	sawRoot := false
 	for {
-		tok, err := dec.Token()
+		tok, err := sc.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch tok {
+		case xmlscan.StartElement:
+			space, local := sc.Name()
 			switch depth {
 			case 0:
-				if t.Name.Local != wantRoot || t.Name.Space != tnsNamespace {
-					return fmt.Errorf("root element is {%s}%s, want {%s}%s", t.Name.Space, t.Name.Local, tnsNamespace, wantRoot)
+				if string(local) != wantRoot || string(space) != tnsNamespace {
+					return fmt.Errorf("root element is {%s}%s, want {%s}%s", space, local, tnsNamespace, wantRoot)
 				}
 				sawRoot = true
 				depth++
@@ -193,33 +197,27 @@ func (imp *importer) readXMLStream(k kind, r io.Reader, fn func(*xml.Decoder, *x
 					return err
 				}
 				switch {
-				case t.Name.Local == record && t.Name.Space == tnsNamespace:
-					if err := fn(dec, &t); err != nil {
+				case string(local) == record && string(space) == tnsNamespace:
+					if err := fn(sc); err != nil {
 						return err
 					}
-				case t.Name.Local == record:
-					return fmt.Errorf("record element <%s> is in namespace %q, want %q", record, t.Name.Space, tnsNamespace)
-				case t.Name.Local == "timestamp" && t.Name.Space == tnsNamespace:
-					var ts string
-					if err := dec.DecodeElement(&ts, &t); err != nil {
+				case string(local) == record:
+					return fmt.Errorf("record element <%s> is in namespace %q, want %q", record, space, tnsNamespace)
+				case string(local) == "timestamp" && string(space) == tnsNamespace:
+					ts, err := d.text(sc)
+					if err != nil {
 						return err
 					}
-					if tm, ok := parseTimestamp(ts); ok {
-						if d := tm.Format(time.DateOnly); d > imp.headerDate {
-							imp.headerDate = d
-						}
-					} else {
-						imp.warnings = append(imp.warnings, "root timestamp is not a date; the dataset date comes from the records")
-					}
+					imp.noteHeaderDate(ts)
 				default:
-					if err := dec.Skip(); err != nil {
+					if err := sc.Skip(); err != nil {
 						return err
 					}
 				}
 			default:
 				depth++
 			}
-		case xml.EndElement:
+		case xmlscan.EndElement:
 			depth--
 		}
 	}
@@ -229,30 +227,55 @@ func (imp *importer) readXMLStream(k kind, r io.Reader, fn func(*xml.Decoder, *x
 	return nil
 }
 
-func (imp *importer) xmlRef(dec *xml.Decoder, se *xml.StartElement, s *source, rf *refs) error {
-	k := s.kind
-	if k == kindXMLStreets {
+// noteHeaderDate keeps the newest root timestamp as the dataset date.
+func (imp *importer) noteHeaderDate(ts string) {
+	if tm, ok := parseTimestamp(ts); ok {
+		if d := tm.Format(time.DateOnly); d > imp.headerDate {
+			imp.headerDate = d
+		}
+	} else {
+		imp.warnings = append(imp.warnings, "root timestamp is not a date; the dataset date comes from the records")
+	}
+}
+
+// scanRef reads one reference record (street, municipality, part of municipality or postal
+// info) into rf.
+func (imp *importer) scanRef(d *xmlDecoder, sc *xmlscan.Scanner, s *source, rf *refs) error {
+	if s.kind == kindXMLStreets {
 		var st xmlStreet
-		if err := dec.DecodeElement(&st, se); err != nil {
+		if err := d.street(sc, &st); err != nil {
 			return err
 		}
-		imp.noteDate(st.Status.ValidFrom)
-		imp.noteDate(st.BeginLifeSpanVersion)
-		if id, ok := imp.xmlID(st.Code); ok {
-			rf.streets[id] = streetRef{id: id, names: imp.xmlNames(st.Names)}
-		} else {
-			imp.xmlRefProblem(dec, s.name, "streetName")
-		}
+		imp.addStreet(&st, rf, s.name, sc.Line())
 		return nil
 	}
+	element := string(sc.Local())
 	var n xmlNamed
-	if err := dec.DecodeElement(&n, se); err != nil {
+	if err := d.named(sc, &n); err != nil {
 		return err
 	}
+	imp.addNamed(s.kind, element, &n, rf, s.name, sc.Line())
+	return nil
+}
+
+// addStreet files a decoded street; line is where its record ends, for the warning about a
+// street without identifier.
+func (imp *importer) addStreet(st *xmlStreet, rf *refs, file string, line int) {
+	imp.noteDate(st.Status.ValidFrom)
+	imp.noteDate(st.BeginLifeSpanVersion)
+	if id, ok := imp.xmlID(st.Code); ok {
+		rf.streets[id] = streetRef{id: id, names: imp.xmlNames(st.Names)}
+	} else {
+		imp.xmlRefProblem(file, line, "streetName")
+	}
+}
+
+// addNamed files a decoded municipality, part of municipality or postal info.
+func (imp *importer) addNamed(k kind, element string, n *xmlNamed, rf *refs, file string, line int) {
 	id, ok := imp.xmlID(n.Code)
 	if !ok {
-		imp.xmlRefProblem(dec, s.name, se.Name.Local)
-		return nil
+		imp.xmlRefProblem(file, line, element)
+		return
 	}
 	names := imp.xmlNames(n.Names)
 	switch k {
@@ -264,12 +287,188 @@ func (imp *importer) xmlRef(dec *xml.Decoder, se *xml.StartElement, s *source, r
 		// A postal info's object identifier is its postcode.
 		rf.postals[id] = postalRef{code: imp.intern(strings.TrimSpace(n.Code.ObjectIdentifier)), names: names}
 	}
-	return nil
 }
 
-func (imp *importer) xmlRefProblem(dec *xml.Decoder, file, element string) {
-	line, _ := dec.InputPos()
+func (imp *importer) xmlRefProblem(file string, line int, element string) {
 	imp.problem(fmt.Sprintf("%s line %d: <%s> has no namespace or objectIdentifier; ignored", file, line, element))
+}
+
+// xmlDecoder fills the record structs from a scanner the way encoding/xml's Unmarshal fills
+// them through their tags, which the oracle in the tests still does: a child element or an
+// attribute matches a field by local name in any namespace, a string gets the text directly
+// inside its element, a repeated element overwrites (or, for a slice, appends), and unknown
+// children are skipped.
+type xmlDecoder struct {
+	buf []byte
+}
+
+// children calls fn for each child element of the element just started, with the scanner
+// on the child's start tag; fn must consume the child. It returns after the end tag.
+func (d *xmlDecoder) children(sc *xmlscan.Scanner, fn func(local []byte) error) error {
+	for {
+		tok, err := sc.Next()
+		if err != nil {
+			if err == io.EOF {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		switch tok {
+		case xmlscan.StartElement:
+			if err := fn(sc.Local()); err != nil {
+				return err
+			}
+		case xmlscan.EndElement:
+			return nil
+		}
+	}
+}
+
+// text reads the text directly inside the element just started, up to its end tag.
+func (d *xmlDecoder) text(sc *xmlscan.Scanner) (string, error) {
+	d.buf = d.buf[:0]
+	for {
+		tok, err := sc.Next()
+		if err != nil {
+			if err == io.EOF {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		switch tok {
+		case xmlscan.Text:
+			d.buf = append(d.buf, sc.Text()...)
+		case xmlscan.StartElement:
+			if err := sc.Skip(); err != nil {
+				return "", err
+			}
+		case xmlscan.EndElement:
+			return string(d.buf), nil
+		}
+	}
+}
+
+func (d *xmlDecoder) code(sc *xmlscan.Scanner, c *xmlCode) error {
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "namespace":
+			c.Namespace, err = d.text(sc)
+		case "objectIdentifier":
+			c.ObjectIdentifier, err = d.text(sc)
+		case "versionIdentifier":
+			c.VersionIdentifier, err = d.text(sc)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
+}
+
+func (d *xmlDecoder) status(sc *xmlscan.Scanner, st *xmlStatus) error {
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "status":
+			st.Status, err = d.text(sc)
+		case "validFrom":
+			st.ValidFrom, err = d.text(sc)
+		case "validTo":
+			st.ValidTo, err = d.text(sc)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
+}
+
+// name appends the name element just started to list.
+func (d *xmlDecoder) name(sc *xmlscan.Scanner, list *[]xmlName) error {
+	*list = append(*list, xmlName{})
+	n := &(*list)[len(*list)-1]
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "language":
+			n.Language, err = d.text(sc)
+		case "spelling":
+			n.Spelling, err = d.text(sc)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
+}
+
+// lifeSpan takes the life span attributes of the record element just started; the last of
+// repeated ones wins, as in encoding/xml.
+func lifeSpan(sc *xmlscan.Scanner, begin, end *string) {
+	for i := range sc.NumAttr() {
+		a := sc.Attr(i)
+		switch string(a.Local) {
+		case "beginLifeSpanVersion":
+			*begin = string(a.Value)
+		case "endLifeSpanVersion":
+			if end != nil {
+				*end = string(a.Value)
+			}
+		}
+	}
+}
+
+func (d *xmlDecoder) address(sc *xmlscan.Scanner, a *xmlAddress) error {
+	lifeSpan(sc, &a.BeginLifeSpanVersion, &a.EndLifeSpanVersion)
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "code":
+			err = d.code(sc, &a.Code)
+		case "addressStatus":
+			err = d.status(sc, &a.Status)
+		case "boxNumber":
+			a.BoxNumber, err = d.text(sc)
+		case "houseNumber":
+			a.HouseNumber, err = d.text(sc)
+		case "hasStreetName":
+			err = d.code(sc, &a.Street)
+		case "hasMunicipality":
+			err = d.code(sc, &a.Municipality)
+		case "hasPartOfMunicipality":
+			err = d.code(sc, &a.Part)
+		case "hasPostalInfo":
+			err = d.code(sc, &a.Postal)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
+}
+
+func (d *xmlDecoder) street(sc *xmlscan.Scanner, st *xmlStreet) error {
+	lifeSpan(sc, &st.BeginLifeSpanVersion, nil)
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "code":
+			err = d.code(sc, &st.Code)
+		case "name":
+			err = d.name(sc, &st.Names)
+		case "streetNameStatus":
+			err = d.status(sc, &st.Status)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
+}
+
+func (d *xmlDecoder) named(sc *xmlscan.Scanner, n *xmlNamed) error {
+	return d.children(sc, func(local []byte) (err error) {
+		switch string(local) {
+		case "code":
+			err = d.code(sc, &n.Code)
+		case "name":
+			err = d.name(sc, &n.Names)
+		default:
+			err = sc.Skip()
+		}
+		return err
+	})
 }
 
 // xmlAddressRow resolves an address record against the references. ok is false when the
