@@ -110,7 +110,7 @@ func leadingNumber(c Country, f string, toks []token, k int) (AddressLine, bool)
 		if toks[j].kind != tokSep || !strings.ContainsAny(toks[j].key, ",;") {
 			continue
 		}
-		street := trimStreet(f[toks[j].end:])
+		street := trimStreet(f[withApostrophe(f, toks[j].end):])
 		if !hasLetter(street) {
 			break
 		}
@@ -124,7 +124,7 @@ func leadingNumber(c Country, f string, toks []token, k int) (AddressLine, bool)
 	if p.h.Number == 0 || p.next >= len(toks) {
 		return AddressLine{}, false
 	}
-	street := trimStreet(f[toks[p.next].start:])
+	street := trimStreet(f[withApostrophe(f, toks[p.next].start):])
 	if !hasLetter(street) {
 		return AddressLine{}, false
 	}
@@ -252,6 +252,16 @@ func numberPrefixAt(toks []token, j int) bool {
 }
 
 // trimStreet removes the punctuation that separated the street from the number.
+// withApostrophe moves the start of a street back over an apostrophe that begins its name
+// ("22b 's-Gravelandseweg", "12, 't Zand"): the tokenizer puts it in the separator before
+// the first word, but it belongs to the name.
+func withApostrophe(f string, from int) int {
+	for from > 0 && f[from-1] == '\'' {
+		from--
+	}
+	return from
+}
+
 func trimStreet(s string) string { return strings.Trim(s, " ,;:-/#") }
 
 func hasLetter(s string) bool {

@@ -41,6 +41,8 @@ func TestParseAddressLine(t *testing.T) {
 		{NL, "De Ruijterkade 105 1", line{Street: "De Ruijterkade", Number: hn{Number: 105, Unit: "1"}, HasNumber: true}},
 		{NL, "Achter 't Vosje 12", line{Street: "Achter 't Vosje", Number: hn{Number: 12}, HasNumber: true}},
 		{NL, "'s-Gravelandseweg 12-II", line{Street: "'s-Gravelandseweg", Number: hn{Number: 12, Unit: "II"}, HasNumber: true}},
+		{NL, "22b 's-Gravelandseweg", line{Street: "'s-Gravelandseweg", Number: hn{Number: 22, Suffix: "B"}, HasNumber: true}},
+		{NL, "12, 't Zand", line{Street: "'t Zand", Number: hn{Number: 12}, HasNumber: true}},
 		{NL, "Zwolseweg 1A/101", line{Street: "Zwolseweg", Number: hn{Number: 1, Suffix: "A", Unit: "101"}, HasNumber: true}},
 		{NL, "Burg v N v Sevenaerstr 1 BEN", line{Street: "Burg v N v Sevenaerstr", Number: hn{Number: 1, Unit: "BEN"}, HasNumber: true}},
 		{NL, "Belgiëlaan 1 A3", line{Street: "Belgiëlaan", Number: hn{Number: 1, Suffix: "A", Unit: "3"}, HasNumber: true}},

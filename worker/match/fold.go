@@ -170,7 +170,3 @@ func collapseSpaces(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// containsText reports whether text holds s as typed, letter case and spacing aside.
-func containsText(text, s string) bool {
-	return s != "" && strings.Contains(strings.ToLower(collapseSpaces(text)), strings.ToLower(collapseSpaces(s)))
-}

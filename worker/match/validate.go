@@ -488,11 +488,6 @@ func (v *validation) score(g *group) {
 	a := &g.addrs[0]
 	var buf [4]nameVariant
 	g.street = matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
-	if g.street.level == levelFolded && containsText(v.r.Address1, g.street.name) {
-		// The line holds the register name as written; only taking the number off it
-		// changed it (a leading "'s-" loses its apostrophe in "22b 's-Gravelandseweg").
-		g.street.level, g.street.score = levelExact, 1
-	}
 	g.city = matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
 	switch {
 	case v.zip != zipOK:
