@@ -169,4 +169,3 @@ func needsCollapse(s string) bool {
 func collapseSpaces(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
-
