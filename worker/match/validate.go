@@ -490,6 +490,9 @@ func (v *validation) score(g *group) {
 	g.street = matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
 	g.city = matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
 	switch {
+	case v.zip != zipOK && v.c == adreswijzer.NL && len(a.Postcode) == 6 && digitRun4(v.r.Zip) == a.Postcode[:4]:
+		// "1381" or "1381 B": the four digits of a Dutch postcode place the address.
+		g.pcHit = 0.4
 	case v.zip != zipOK:
 		g.pcHit = 0.3
 	case a.Postcode == v.pc:
@@ -514,9 +517,26 @@ func (v *validation) score(g *group) {
 // identify an address there) must, whatever street was typed.
 func (v *validation) acceptable(g *group) bool {
 	if v.street.empty() || g.street.level >= levelContain {
-		return g.pcHit >= 0.35 || g.city.level >= levelFuzzy || g.pcHit == 0.3 && v.city.empty()
+		// A street and number alone do not place an address: the same name recurs from
+		// town to town, so the postcode's digits or the city must agree.
+		return g.pcHit >= 0.35 || g.city.level >= levelFuzzy
 	}
 	return v.c == adreswijzer.NL && g.pcHit == 1
+}
+
+// digitRun4 returns the first run of exactly four digits in s, "" when there is none.
+func digitRun4(s string) string {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j-i == 4 {
+			return s[i:j]
+		}
+		i = max(j, i+1)
+	}
+	return ""
 }
 
 // choose returns the best acceptable group and, when another one scores the same, that one.
@@ -548,6 +568,14 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 	switch {
 	case v.zip != zipOK:
 		v.zipIssues(&out)
+		// The postcode cannot be read, and nothing else placed the address: offer the
+		// addresses with the typed street and number, for the customer to pick.
+		for _, g := range groups {
+			if g.street.level >= levelFuzzy {
+				out.cands = append(out.cands, g.addrs...)
+			}
+		}
+		sortAddresses(out.cands)
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
 		if v.c == adreswijzer.NL && !v.streetInCity() {

@@ -144,7 +144,11 @@ var validateCases = []validateCase{
 		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, blocking: true, confidence: "low", lang: "nl"},
 	{name: "dutch known postcode, street and number elsewhere", req: nl("Kerkstraat 999", "1381 CS", ""),
 		status: "invalid", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, blocking: true, confidence: "low", lang: "nl"},
-	{name: "street name alone identifies the address", req: nl("Kerkstraat 1", "", ""),
+	// A street name recurs from town to town (Kerkstraat 510 times nationally): without a
+	// postcode or city the register's addresses with that street and number are offered.
+	{name: "street name alone is offered, not chosen", req: nl("Kerkstraat 1", "", ""),
+		status: "invalid", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, blocking: true, confidence: "low", lang: "nl", suggest: 4},
+	{name: "street and the digits of the postcode identify the address", req: nl("Kerkstraat 1", "1381", ""),
 		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381XN 1  "},
 	{name: "missing postcode and no way to find it", req: nl("Nergensstraat 1", "", ""),
 		status: "invalid", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, blocking: true, confidence: "low", lang: "nl"},
