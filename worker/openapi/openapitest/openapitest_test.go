@@ -91,7 +91,11 @@ var (
 
 func validExchanges() []exchange {
 	validateNL := aw.ValidateRequest{CountryCode: "NL", Address1: "Achtergracht 1", Zip: "1381 BK", City: ptr("Weesp"), Lang: "en", SessionID: "chk-7f3a9c"}
+	// A pointer to UnitNone marshals as null, which the spec allows, not as "".
+	noUnitType := validateAmbiguous(2)
+	noUnitType.Issues[0].UnitType = ptr(aw.UnitNone)
 	return []exchange{
+		{name: "UnitNone pointer marshals as a null unitType", method: "POST", target: "/v1/validate", reqBody: validateNL, status: 200, header: dv(nlVersion), body: noUnitType},
 		{name: "health ok", method: "GET", target: "/health", status: 200, body: health("ok", "up")},
 		{name: "health degraded without a dataset", method: "GET", target: "/health", status: 200,
 			body: aw.HealthResponse{Status: "degraded", Database: "up", Datasets: []aw.DatasetStatus{}, CheckedAt: "2026-11-22T09:30:00Z"}},
@@ -200,8 +204,6 @@ func invalidExchanges() []exchange {
 	validate := aw.ValidateRequest{CountryCode: "NL", Address1: "Achtergracht 1", Zip: "1381 BK"}
 	wrongSeverity := validateValid()
 	wrongSeverity.Issues = []aw.Issue{{Code: aw.IssueHouseNumberNotFound, Severity: aw.SeverityWarning, Field: aw.FieldAddress1, Message: "Onbekend huisnummer."}}
-	emptyUnitType := validateAmbiguous(2)
-	emptyUnitType.Issues[0].UnitType = ptr(aw.UnitNone)
 	nilSlices := validateValid()
 	nilSlices.Suggestions, nilSlices.Issues = nil, nil
 	nilAdditions := lookupNL()
@@ -231,7 +233,6 @@ func invalidExchanges() []exchange {
 			body: edit(unauthorized, func(m map[string]any) { obj(m, "error")["traceId"] = "4bf92f35" }), want: "traceId"},
 		{name: "verdict not in the enum", method: "POST", target: "/v1/validate", reqBody: validate, status: 200, header: dv(nlVersion), body: badVerdict, want: "maybe"},
 		{name: "language not in the enum", method: "GET", target: lookup, status: 200, header: dv(nlVersion), body: badLanguage, want: "es"},
-		{name: "UnitNone pointer marshals as an empty unitType", method: "POST", target: "/v1/validate", reqBody: validate, status: 200, header: dv(nlVersion), body: emptyUnitType, want: "unitType"},
 		{name: "missing meta.attribution", method: "GET", target: lookup, status: 200, header: dv(nlVersion),
 			body: edit(lookupNL(), func(m map[string]any) { delete(obj(m, "meta"), "attribution") }), want: "attribution"},
 		{name: "missing nextStep", method: "GET", target: lookup, status: 200, header: dv(nlVersion),
