@@ -20,7 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/worker/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )

@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adreswijzer/adreswijzer/worker/agent/limits"
-	"github.com/adreswijzer/adreswijzer/worker/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
 
-// limited is the glue the gateway needs in front of /mcp: read the body, count its tool
-// calls for the account, and either pass it on or answer with a refusal the agent's model
-// sees. The account is fixed here; the gateway takes it from the API key or the OAuth token.
+// limited is, in short, what the gateway's agent extension (gateway/agent) does in front of
+// /mcp: read the body, count its tool calls for the account, and either pass it on or answer
+// with a refusal the agent's model sees. The account is fixed here; the gateway takes it from
+// the API key or the OAuth token. It keeps the server's side of that contract tested here:
+// the SDK's client must read the refusals as tool errors.
 func limited(next http.Handler, l *limits.Limiter, account string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))

@@ -14,6 +14,10 @@ import (
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
+// suggestBudget is the autocomplete budget of suggest_address: an agent waits for a
+// complete answer rather than a fast partial one, as a person typing would need.
+const suggestBudget = 500 * time.Millisecond
+
 func (s *service) lookupTool(ctx context.Context, _ *mcp.CallToolRequest, in LookupInput) (*mcp.CallToolResult, adreswijzer.LookupResponse, error) {
 	start := time.Now()
 	q, err := lookupQuery(in)
@@ -97,6 +101,7 @@ func (s *service) suggestTool(ctx context.Context, _ *mcp.CallToolRequest, in Su
 	defer cancel()
 	resp, err := s.engine.Autocomplete(ctx, match.AutocompleteQuery{
 		Country: adreswijzer.Country(countryCodeOf(in.Country)), Q: in.Query, Postcode: in.Postcode, Lang: lang,
+		Budget: suggestBudget,
 	})
 	if err != nil {
 		err = unavailable()

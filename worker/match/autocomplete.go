@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/carrier"
@@ -19,6 +20,9 @@ type AutocompleteQuery struct {
 	// Postcode, when given, limits the answer to it.
 	Postcode string
 	Lang     adreswijzer.Language
+	// Budget replaces Options.AutocompleteBudget for this call: a person typing needs an
+	// answer within tens of milliseconds, an agent can wait for a complete one.
+	Budget time.Duration
 }
 
 // Kinds of autocomplete suggestion (AutocompleteSuggestion.Kind).
@@ -48,7 +52,11 @@ func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswi
 		resp.Meta = meta("", nil, lang)
 		return resp, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.opts.AutocompleteBudget)
+	budget := e.opts.AutocompleteBudget
+	if q.Budget > 0 {
+		budget = q.Budget
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	ds, err := e.active(ctx, c)
 	if err != nil {
