@@ -1362,11 +1362,11 @@ func TestRefreshPostgres(t *testing.T) {
 	if err := os.WriteFile(blocked, nil, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	mustScript(t, map[string]string{"REGISTER_DIR": filepath.Join(blocked, "registers"), "DATABASE_URL": db}, "adreswijzer-refresh", "rollback-nl")
+	mustScript(t, map[string]string{"WORKER": env["WORKER"], "REGISTER_DIR": filepath.Join(blocked, "registers"), "DATABASE_URL": db}, "adreswijzer-refresh", "rollback-nl")
 	if got := activeVersion(t, db, adreswijzer.NL); got != mutationVersion {
 		t.Errorf("a second rollback leaves %s active", got)
 	}
-	if out, err := script(t, env, "adreswijzer-refresh", "rollback", "be"); err == nil || !strings.Contains(out, "no previous BE dataset") {
+	if out, err := script(t, env, "adreswijzer-refresh", "rollback", "be"); err == nil || !strings.Contains(out, "rollback BE: no previous dataset") {
 		t.Errorf("rollback without a previous dataset: %v\n%s", err, out)
 	}
 
@@ -1386,7 +1386,7 @@ func TestRefreshPostgres(t *testing.T) {
 	if aerr := w.Abort(ctx); aerr != nil {
 		t.Fatal(aerr)
 	}
-	if err == nil || !strings.Contains(out, "an import of NL is running") {
+	if err == nil || !strings.Contains(out, "rollback NL: another import of this country is running") {
 		t.Errorf("rollback during an import: %v\n%s", err, out)
 	}
 }

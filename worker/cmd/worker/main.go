@@ -46,8 +46,9 @@ const usage = `usage:
   worker serve  [--listen 127.0.0.1:8081] [--snapshot FILE]... [--database-url URL]
                 [--replica-url URL] [--request-timeout 800ms] [--cache-size N]
                 [--metrics-listen ADDR]
+  worker rollback --country nl|be [--database-url URL]
 
-Run "worker import -h" or "worker serve -h" for the options.
+Run "worker import -h", "worker serve -h" or "worker rollback -h" for the options.
 DATABASE_URL is the default of --database-url.
 `
 
@@ -66,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = importCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
 	case "serve":
 		err = serveCmd(ctx, args[1:], stderr, logger(stderr, slog.LevelInfo))
+	case "rollback":
+		err = rollbackCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -155,6 +155,42 @@ func TestPostgres(t *testing.T) {
 	}
 }
 
+// A rollback serves the previous dataset again and a second one undoes it; with no previous
+// dataset it fails and changes nothing.
+func TestRollback(t *testing.T) {
+	if gatewaytest.SkipServices() {
+		t.Skip("ADRESWIJZER_SKIP_SERVICES=1: Postgres tests skipped on purpose")
+	}
+	db := gatewaytest.Postgres(t)
+	env := []string{"DATABASE_URL=" + db}
+	rollback := func() result { return worker(t, env, "rollback", "--country", "be") }
+	mustImport(t, env, "--country", "be", "--from", bestDir(t), "--date", "2026-11-01", "--quiet")
+	if r := rollback(); r.code != exitError || !strings.Contains(r.stderr, "previous") {
+		t.Errorf("rollback without a previous dataset: exit %d\n%s", r.code, r.stderr)
+	}
+	mustImport(t, env, "--country", "be", "--from", bestDir(t), "--date", "2026-11-08", "--quiet")
+	st := openPostgres(t, db)
+	for _, want := range []string{"best:2026-11-01", "best:2026-11-08"} {
+		r := rollback()
+		if r.code != 0 || strings.TrimSpace(r.stdout) != "BE "+want+" active again" {
+			t.Fatalf("rollback: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+		}
+		// A serving store follows the activation within its poll interval (a second).
+		got := ""
+		for deadline := time.Now().Add(5 * time.Second); got != want && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if ds, err := st.Active(context.Background(), adreswijzer.BE); err == nil {
+				got = string(ds.Info().Version)
+			}
+		}
+		if got != want {
+			t.Errorf("active after rollback: %s, want %s", got, want)
+		}
+	}
+	if r := worker(t, env, "rollback", "--country", "de"); r.code != exitUsage {
+		t.Errorf("rollback of an unknown country: exit %d", r.code)
+	}
+}
+
 func openPostgres(t *testing.T, url string) *postgres.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
