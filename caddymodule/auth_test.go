@@ -44,11 +44,10 @@ func shopClaims(exp time.Duration) jwt.MapClaims {
 }
 
 // Every credential kind and every status of the spec's table, through the real Caddy
-// configuration, against the worker the test run names (or the stand-in).
+// configuration, in front of the real worker.
 func TestCredentials(t *testing.T) {
-	upstream, fake := gatewaytest.Upstream(t)
 	g := startGateway(t, gatewayConfig{
-		upstream: upstream,
+		upstream: upstream(t),
 		extra: `platform shopify {
 				secret ` + platformSecret + `
 				audience ` + platformAudience + `
@@ -147,9 +146,6 @@ func TestCredentials(t *testing.T) {
 			}
 		})
 	}
-	if fake != nil && fake.SawCredential() {
-		t.Error("the worker received an Authorization header")
-	}
 
 	t.Run("credential in URL user info", func(t *testing.T) {
 		host := strings.TrimPrefix(g.base, "http://")
@@ -160,30 +156,49 @@ func TestCredentials(t *testing.T) {
 		}
 	})
 
-	t.Run("413 before the worker", func(t *testing.T) {
-		big := bytes.Repeat([]byte("x"), adreswijzer.MaxBodyBytes+1)
-		body := append([]byte(`{"countryCode":"NL","address1":"`), big...)
-		body = append(body, `","zip":"1381CS"}`...)
-		before := 0
-		if fake != nil {
-			before = fake.Calls("/v1/validate")
-		}
-		a := g.do(req{path: "/v1/validate", key: "live", body: body})
-		expect(t, "oversized validate", a, 413, adreswijzer.ErrPayloadTooLarge)
-		if fake != nil && fake.Calls("/v1/validate") != before {
-			t.Error("an oversized body reached the worker")
-		}
-		// A body of exactly the limit passes, and reaches the worker whole.
-		exact := validateBody("")
-		exact = append(exact[:len(exact)-1], []byte(`,"pad":"`)...)
-		exact = append(exact, bytes.Repeat([]byte("y"), adreswijzer.MaxBodyBytes-len(exact)-2)...)
-		exact = append(exact, `"}`...)
-		a = g.do(req{path: "/v1/validate", key: "live", body: exact})
-		expect(t, "validate at the limit", a, 200, "")
-		if fake != nil && fake.LastBodyLength() != len(exact) {
-			t.Errorf("worker got %d bytes of a %d byte body", fake.LastBodyLength(), len(exact))
-		}
-	})
+}
+
+// What the gateway forwards, as the stand-in worker records it: never a credential, never an
+// oversized body, and a body at the limit whole.
+func TestForwarded(t *testing.T) {
+	fake := gatewaytest.NewWorker(t)
+	g := startGateway(t, gatewayConfig{upstream: fake.URL, keys: []keys.Options{
+		{Name: "live", Kind: keys.Live, Account: "acct-live"},
+		{Name: "pk", Kind: keys.PKLive, Account: "acct-pk", Origins: []string{shop}},
+	}})
+	for _, r := range []req{
+		{path: nlLookup, key: "live"},
+		{path: "/v1/validate", key: "live", body: validateBody("")},
+		{path: nlLookup + "&sessionId=f1", key: "pk", origin: shop},
+		{path: "/mcp", key: "live", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
+			headers: map[string]string{"Accept": "application/json, text/event-stream"}},
+		{path: "/health", key: "live"},
+	} {
+		expect(t, r.path, g.do(r), 200, "")
+	}
+	if fake.SawCredential() {
+		t.Error("the worker received an Authorization header")
+	}
+
+	big := bytes.Repeat([]byte("x"), adreswijzer.MaxBodyBytes+1)
+	body := append([]byte(`{"countryCode":"NL","address1":"`), big...)
+	body = append(body, `","zip":"1381CS"}`...)
+	before := fake.Calls("/v1/validate")
+	a := g.do(req{path: "/v1/validate", key: "live", body: body})
+	expect(t, "oversized validate", a, 413, adreswijzer.ErrPayloadTooLarge)
+	if fake.Calls("/v1/validate") != before {
+		t.Error("an oversized body reached the worker")
+	}
+	// A body of exactly the limit passes, and reaches the worker whole.
+	exact := validateBody("")
+	exact = append(exact[:len(exact)-1], []byte(`,"pad":"`)...)
+	exact = append(exact, bytes.Repeat([]byte("y"), adreswijzer.MaxBodyBytes-len(exact)-2)...)
+	exact = append(exact, `"}`...)
+	a = g.do(req{path: "/v1/validate", key: "live", body: exact})
+	expect(t, "validate at the limit", a, 200, "")
+	if fake.LastBodyLength() != len(exact) {
+		t.Errorf("worker got %d bytes of a %d byte body", fake.LastBodyLength(), len(exact))
+	}
 }
 
 func rawRequest(t *testing.T, host, raw string) int {
@@ -206,8 +221,7 @@ func rawRequest(t *testing.T, host, raw string) int {
 }
 
 func TestCORS(t *testing.T) {
-	upstream, _ := gatewaytest.Upstream(t)
-	g := startGateway(t, gatewayConfig{upstream: upstream, keys: []keys.Options{
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), keys: []keys.Options{
 		{Name: "pk", Kind: keys.PKLive, Account: "acct-pk", Origins: []string{shop}},
 		{Name: "live", Kind: keys.Live, Account: "acct-live"},
 	}})
@@ -252,10 +266,30 @@ func TestCORS(t *testing.T) {
 			t.Errorf("answer does not expose %s", h)
 		}
 	}
-	a = g.do(req{path: nlLookup + "&sessionId=s1", key: "pk", origin: "https://evil.example"})
-	expect(t, "foreign origin", a, 403, adreswijzer.ErrForbidden)
-	if a.header.Get("Access-Control-Allow-Origin") != "" {
-		t.Error("a foreign origin was allowed to read the refusal")
+	// A page the key is not for: the preflight passes (it carries no key to judge), and the
+	// refusal of the request itself is readable there, so that the form can say it is not
+	// available on this site instead of failing without a reason.
+	const foreign = "https://evil.example"
+	if a := preflight(nlLookup, foreign); a.status != http.StatusNoContent || a.header.Get("Access-Control-Allow-Origin") != foreign {
+		t.Errorf("preflight of a foreign origin: %d, allow origin %q", a.status, a.header.Get("Access-Control-Allow-Origin"))
+	}
+	for _, r := range []req{
+		{path: nlLookup + "&sessionId=s1", key: "pk", origin: foreign},
+		{path: "/v1/validate", key: "pk", origin: foreign, body: validateBody("s1")},
+	} {
+		a = g.do(r)
+		expect(t, "foreign origin", a, 403, adreswijzer.ErrForbidden)
+		if a.header.Get("Access-Control-Allow-Origin") != foreign || !hasVary(a.header, "Origin") {
+			t.Errorf("refusal for a foreign origin: allow origin %q, vary %v", a.header.Get("Access-Control-Allow-Origin"), a.header.Values("Vary"))
+		}
+		if a.header.Get("Access-Control-Allow-Credentials") != "" {
+			t.Error("the refusal allows credentials")
+		}
+		for _, leak := range []string{shop, "shop.example", g.secrets["pk"]} {
+			if bytes.Contains(a.body, []byte(leak)) {
+				t.Errorf("the refusal names %q", leak)
+			}
+		}
 	}
 	a = g.do(req{path: nlLookup + "&sessionId=s1", origin: shop})
 	expect(t, "no key from a page", a, 401, adreswijzer.ErrUnauthorized)

@@ -34,7 +34,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		redis           <redis-url>             # shared limits and counters (empty: memory)
 //		redis_prefix    <prefix>                # default aw:
 //		redis_timeout   <duration>              # default 50ms
-//		limit           <kind> <n>/<period> [burst <n>]   # kind: live test pk_live pk_test platform
+//		limit           <kind> <n>/<period> [burst <n>]   # kind: live test pk_live pk_test platform agent
 //		plan            <name> <verifications a month | unlimited>
 //		default_plan    <name>                  # default free
 //		upgrade_url     <url>
@@ -44,6 +44,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		workers         <url>...                # polled /health for dataset versions
 //		poll_interval   <duration>              # default 1s
 //		upstream_timeout <duration>             # default 1s
+//		agent_timeout   <duration>              # /mcp; default 12s
 //		platform <name> {
 //			secret   <app secret>
 //			audience <app client id>
@@ -53,6 +54,9 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		}
 //		extension <name> { ... }                # module http.handlers.adreswijzer.extensions.<name>
 //	}
+//
+// The one extension there is, `extension agent { … }`, is described on
+// AgentExtension.UnmarshalCaddyfile.
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // directive name
 	if d.NextArg() {
@@ -94,6 +98,10 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 		case "upstream_timeout":
 			if err := durationArg(d, &h.UpstreamTimeout); err != nil {
+				return err
+			}
+		case "agent_timeout":
+			if err := durationArg(d, &h.AgentTimeout); err != nil {
 				return err
 			}
 		case "default_plan":
@@ -188,32 +196,44 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 // limit <kind> <n>/<period> [burst <n>]
 func (h *Handler) parseLimit(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
-	if len(args) != 2 && len(args) != 4 {
+	if len(args) == 0 {
 		return d.ArgErr()
 	}
-	burst := 0
-	if len(args) == 4 {
-		if args[2] != "burst" {
-			return d.Errf("limit: want <kind> <n>/<period> [burst <n>]")
-		}
-		n, err := strconv.Atoi(args[3])
-		if err != nil || n < 1 {
-			return d.Errf("limit %s: burst must be a positive number", args[0])
-		}
-		burst = n
-	}
-	r, err := limit.ParseRule(args[1], max(burst, 1))
+	l, err := parseRule(d, "limit "+args[0], args[1:])
 	if err != nil {
-		return d.Errf("limit %s: %v", args[0], err)
-	}
-	if burst == 0 {
-		r.Burst = r.Rate
+		return err
 	}
 	if h.Limits == nil {
 		h.Limits = map[string]Limit{}
 	}
-	h.Limits[args[0]] = Limit{Rate: r.Rate, Period: caddy.Duration(r.Period), Burst: r.Burst}
+	h.Limits[args[0]] = l
 	return nil
+}
+
+// parseRule reads `<n>/<period> [burst <n>]`; without a burst, the rate is the burst.
+func parseRule(d *caddyfile.Dispenser, what string, args []string) (Limit, error) {
+	if len(args) != 1 && len(args) != 3 {
+		return Limit{}, d.ArgErr()
+	}
+	burst := 0
+	if len(args) == 3 {
+		if args[1] != "burst" {
+			return Limit{}, d.Errf("%s: want <n>/<period> [burst <n>]", what)
+		}
+		n, err := strconv.Atoi(args[2])
+		if err != nil || n < 1 {
+			return Limit{}, d.Errf("%s: burst must be a positive number", what)
+		}
+		burst = n
+	}
+	r, err := limit.ParseRule(args[0], max(burst, 1))
+	if err != nil {
+		return Limit{}, d.Errf("%s: %v", what, err)
+	}
+	if burst == 0 {
+		r.Burst = r.Rate
+	}
+	return Limit{Rate: r.Rate, Period: caddy.Duration(r.Period), Burst: r.Burst}, nil
 }
 
 func parsePlatform(d *caddyfile.Dispenser) (PlatformConfig, error) {

@@ -35,7 +35,7 @@ import (
 // gatewayConfig fills the test Caddyfile.
 type gatewayConfig struct {
 	upstream string // worker URL
-	extra    string // more lines inside the adreswijzer block
+	extra    string // more lines inside the adreswijzer block; {{port}} is the gateway's port
 	workers  string // polled workers; default the upstream
 	// keys are created in the key file before the gateway starts.
 	keys []keys.Options
@@ -48,6 +48,19 @@ const testCaddyfile = `{
 	grace_period 1s
 	log default {
 		level WARN
+	}
+}
+
+# No header_up -Authorization here, unlike deploy/: the handler itself must keep
+# credentials from the worker, and the tests check that it does.
+(worker) {
+	reverse_proxy {{upstream}} {
+		lb_try_duration 500ms
+		lb_try_interval 50ms
+		transport http {
+			dial_timeout 250ms
+			response_header_timeout {args[0]}
+		}
 	}
 }
 
@@ -65,15 +78,11 @@ http://:{{port}} {
 			poll_interval 200ms
 			{{extra}}
 		}
-		# No header_up -Authorization here, unlike deploy/: the handler itself must keep
-		# credentials from the worker, and the tests check that it does.
-		reverse_proxy {{upstream}} {
-			lb_try_duration 500ms
-			lb_try_interval 50ms
-			transport http {
-				dial_timeout 250ms
-				response_header_timeout 900ms
-			}
+		handle /mcp {
+			import worker 12s
+		}
+		handle {
+			import worker 900ms
 		}
 	}
 }
@@ -124,8 +133,9 @@ func startGateway(t testing.TB, c gatewayConfig) *gw {
 	if workers == "" {
 		workers = c.upstream
 	}
+	extra := strings.ReplaceAll(c.extra, "{{port}}", fmt.Sprint(port))
 	cf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{dir}}", g.dir, "{{upstream}}", up.Host,
-		"{{workers}}", workers, "{{extra}}", c.extra).Replace(testCaddyfile)
+		"{{workers}}", workers, "{{extra}}", extra).Replace(testCaddyfile)
 	loadCaddyfile(t, cf)
 	waitListening(t, port)
 	return g
@@ -200,6 +210,7 @@ type req struct {
 	key     string // key name in gw.secrets, or "" for none
 	auth    string // raw Authorization value, overrides key
 	origin  string
+	host    string // Host header, when not the gateway's address
 	body    []byte
 	headers map[string]string
 	noCheck bool // not an exchange openapi.json describes (preflights, static files)
@@ -240,6 +251,9 @@ func (g *gw) do(r req) answer {
 	if r.origin != "" {
 		hr.Header.Set("Origin", r.origin)
 	}
+	if r.host != "" {
+		hr.Host = r.host
+	}
 	for k, v := range r.headers {
 		hr.Header.Set(k, v)
 	}
@@ -276,19 +290,25 @@ func expect(t *testing.T, what string, a answer, status int, code adreswijzer.Er
 // meter flushed (once a second) and the value is want, or failing after 3 s.
 func (g *gw) waitUsage(account string, want int64) {
 	g.t.Helper()
+	g.waitUsageFor(g.t, account, want)
+}
+
+// waitUsageFor is waitUsage for a subtest.
+func (g *gw) waitUsageFor(t testing.TB, account string, want int64) {
+	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	var got usage.Totals
 	for {
 		sink, err := usage.OpenFile(filepath.Join(g.dir, "usage.json"))
 		if err != nil {
-			g.t.Fatal(err)
+			t.Fatal(err)
 		}
 		got, _ = sink.Get(context.Background(), account, usage.Month(time.Now()))
 		if got.Verifications == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			g.t.Fatalf("account %s: %d verifications counted, want %d", account, got.Verifications, want)
+			t.Fatalf("account %s: %d verifications counted, want %d", account, got.Verifications, want)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

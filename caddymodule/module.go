@@ -1,8 +1,9 @@
 // Package caddymodule is the thin Caddy adapter of the gateway: the `adreswijzer` HTTP
-// handler (module http.handlers.adreswijzer), its Caddyfile directive, and the `keys`
-// subcommand of bin/gateway. All policy lives in the gateway packages; this package turns
-// Caddy requests into gateway decisions and decisions into answers, and keeps the
-// gateway's long-lived state across configuration reloads.
+// handler (module http.handlers.adreswijzer), its Caddyfile directive, the agent interface's
+// extension (module http.handlers.adreswijzer.extensions.agent, `extension agent { … }`),
+// and the `keys` subcommand of bin/gateway. All policy lives in the gateway packages; this
+// package turns Caddy requests into gateway decisions and decisions into answers, and keeps
+// the gateway's long-lived state across configuration reloads.
 package caddymodule
 
 import (
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,9 +62,10 @@ type Handler struct {
 	// Longest wait for Redis before deciding locally. Default 50ms.
 	RedisTimeout caddy.Duration `json:"redis_timeout,omitempty"`
 
-	// Rate limits per credential kind: live, test, pk_live, pk_test, platform (and kinds
-	// extensions define). Unset kinds keep the defaults: live 50/s burst 100, test 5/s
-	// burst 10, publishable 10/s burst 20 per key and client address, platform 50/s burst 100.
+	// Rate limits per credential kind: live, test, pk_live, pk_test, platform, agent (agents
+	// signed in with OAuth; per HTTP request, beside the agent extension's limits per tool
+	// call). Unset kinds keep the defaults: live 50/s burst 100, test 5/s burst 10,
+	// publishable 10/s burst 20 per key and client address, platform and agent 50/s burst 100.
 	Limits map[string]Limit `json:"limits,omitempty"`
 	// Monthly verifications per plan; -1 for unlimited. "free" is 2500 unless set.
 	Plans map[string]int64 `json:"plans,omitempty"`
@@ -85,6 +88,9 @@ type Handler struct {
 	// caller then accepts the address as typed). Default 1s, inside the 1.5s the spec
 	// recommends callers wait.
 	UpstreamTimeout caddy.Duration `json:"upstream_timeout,omitempty"`
+	// Longest a request to the agent interface (/mcp) waits for the workers. Default 12s:
+	// a batch of 100 addresses takes seconds, and a worker gives up on one after 10s.
+	AgentTimeout caddy.Duration `json:"agent_timeout,omitempty"`
 
 	// E-commerce platforms whose session tokens are accepted on checkout routes.
 	Platforms []PlatformConfig `json:"platforms,omitempty"`
@@ -93,10 +99,11 @@ type Handler struct {
 	// http.handlers.adreswijzer.extensions); they implement gateway.Extension.
 	ExtensionsRaw []json.RawMessage `json:"extensions,omitempty" caddy:"namespace=http.handlers.adreswijzer.extensions inline_key=extension"`
 
-	gw       *gateway.Gateway
-	timeout  time.Duration
-	log      *slog.Logger
-	poolKeys []string
+	gw           *gateway.Gateway
+	timeout      time.Duration
+	agentTimeout time.Duration
+	log          *slog.Logger
+	poolKeys     []string
 }
 
 // Limit is a rate rule: Rate calls per Period, Burst at once.
@@ -141,6 +148,7 @@ const (
 	defaultCacheTTL        = time.Hour
 	defaultPollInterval    = time.Second
 	defaultUpstreamTimeout = time.Second
+	defaultAgentTimeout    = 12 * time.Second
 )
 
 // Provision builds the policy on state kept in pools across reloads.
@@ -175,7 +183,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.poolKeys = append(h.poolKeys, key)
 	be.Tune(bcfg.SessionIdle, bcfg.RedisTimeout)
 
-	parts := gateway.Parts{Keys: be.Keys, Limiter: be.Limiter, Meter: be.Meter, Log: h.log}
+	parts := gateway.Parts{Keys: be.Keys, Limiter: be.Limiter, Meter: be.Meter, Log: h.log,
+		Redis: be.Redis, RedisPrefix: bcfg.RedisPrefix, RedisTimeout: bcfg.RedisTimeout}
+	if parts.RedisPrefix == "" {
+		parts.RedisPrefix = backend.DefaultRedisPrefix
+	}
+	if parts.RedisTimeout <= 0 {
+		parts.RedisTimeout = backend.DefaultRedisTimeout
+	}
 
 	if h.Cache == nil || !h.Cache.Disabled {
 		size, ttl := defaultCacheSize, defaultCacheTTL
@@ -248,6 +263,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.UpstreamTimeout > 0 {
 		h.timeout = time.Duration(h.UpstreamTimeout)
 	}
+	h.agentTimeout = defaultAgentTimeout
+	if h.AgentTimeout > 0 {
+		h.agentTimeout = time.Duration(h.AgentTimeout)
+	}
 	return nil
 }
 
@@ -274,7 +293,7 @@ func (h *Handler) Validate() error {
 			return fmt.Errorf("adreswijzer: plan %s: quota must be -1 (unlimited) or more", plan)
 		}
 	}
-	if h.UpstreamTimeout < 0 || h.RedisTimeout < 0 || h.SessionIdle < 0 {
+	if h.UpstreamTimeout < 0 || h.AgentTimeout < 0 || h.RedisTimeout < 0 || h.SessionIdle < 0 {
 		return errors.New("adreswijzer: durations must not be negative")
 	}
 	return nil
@@ -312,6 +331,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		gateway.WritePreflight(w, d)
 		return nil
 	}
+	if d.Answer != nil {
+		d.Answer.ServeHTTP(w, r)
+		return nil
+	}
 	caddyhttp.SetVar(r.Context(), RouteVar, d.Route.String())
 	if d.Country != "" {
 		caddyhttp.SetVar(r.Context(), CountryVar, d.Country.Lower())
@@ -333,12 +356,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 
 	clientCtx := r.Context()
-	if d.Route != gateway.RouteAgent {
-		// The agent interface may stream; everything else must answer quickly or not at all.
-		ctx, cancel := context.WithTimeout(clientCtx, h.timeout)
-		defer cancel()
-		r = r.WithContext(ctx)
+	// A person may be waiting on a data call: it must answer quickly or not at all. An
+	// agent's batch takes seconds.
+	timeout := h.timeout
+	if d.Route == gateway.RouteAgent {
+		timeout = h.agentTimeout
 	}
+	ctx, cancel := context.WithTimeout(clientCtx, timeout)
+	defer cancel()
+	r = r.WithContext(ctx)
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -346,9 +372,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			bufPool.Put(buf)
 		}
 	}()
+	settle := d.WantsAnswer()
 	rec := caddyhttp.NewResponseRecorder(w, buf, func(status int, hdr http.Header) bool {
 		h.gw.Observe(d, hdr)
-		return d.Cache != nil && status == http.StatusOK
+		// Lookups for the cache; agents' answers that say which tool calls failed (JSON, as
+		// the worker answers; an event stream is passed through as it comes).
+		return d.Cache != nil && status == http.StatusOK ||
+			settle && status >= 200 && status <= 299 && strings.HasPrefix(hdr.Get("Content-Type"), "application/json")
 	})
 	err := next.ServeHTTP(rec, r)
 	status := rec.Status()
@@ -389,6 +419,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if rec.Buffered() {
 		if status == http.StatusOK {
 			h.gw.Store(d, w.Header(), buf.Bytes())
+		}
+		if settle {
+			h.gw.Settle(clientCtx, d, buf.Bytes())
 		}
 		if err := rec.WriteResponse(); err != nil {
 			h.gw.Finish(clientCtx, d, http.StatusBadGateway)

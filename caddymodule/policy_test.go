@@ -13,9 +13,8 @@ import (
 )
 
 func TestLimits(t *testing.T) {
-	upstream, _ := gatewaytest.Upstream(t)
 	g := startGateway(t, gatewayConfig{
-		upstream: upstream,
+		upstream: upstream(t),
 		extra: `limit live 2/s burst 2
 			limit pk_live 1/s burst 2
 			test_daily_cap 3
@@ -81,9 +80,8 @@ func TestLimits(t *testing.T) {
 // The counting rules of the spec (What the service does, 7-8), as the usage file records
 // them.
 func TestCounting(t *testing.T) {
-	upstream, _ := gatewaytest.Upstream(t)
 	g := startGateway(t, gatewayConfig{
-		upstream: upstream,
+		upstream: upstream(t),
 		extra:    "limit live 1000/s burst 1000\nlimit pk_live 1000/s burst 1000",
 		keys: []keys.Options{
 			{Name: "live", Kind: keys.Live, Account: "acct-count"},

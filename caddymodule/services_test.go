@@ -18,10 +18,9 @@ import (
 // Limits and counters in the shared Redis, under a key prefix of this run.
 func TestRedisBacked(t *testing.T) {
 	rdb, prefix := gatewaytest.Redis(t)
-	upstream, _ := gatewaytest.Upstream(t)
 	t.Setenv("ADRESWIJZER_TEST_REDIS_URL", "redis://"+gatewaytest.RedisAddr())
 	g := startGateway(t, gatewayConfig{
-		upstream: upstream,
+		upstream: upstream(t),
 		// The URL comes from the environment at run time, as in deploy/Caddyfile. A generous
 		// timeout: this test is about state in Redis, not about a slow Redis, and the machine
 		// may be busy.
@@ -54,9 +53,8 @@ func TestRedisBacked(t *testing.T) {
 // its own meanwhile, and returns to Redis when it answers again.
 func TestRedisKilled(t *testing.T) {
 	srv := gatewaytest.StartRedisServer(t)
-	upstream, _ := gatewaytest.Upstream(t)
 	g := startGateway(t, gatewayConfig{
-		upstream: upstream,
+		upstream: upstream(t),
 		extra: fmt.Sprintf(`redis %s
 			redis_prefix gw:
 			redis_timeout 200ms
@@ -118,7 +116,6 @@ func TestRedisKilled(t *testing.T) {
 // Keys and usage in Postgres (a fresh database), as several gateways would share them.
 func TestPostgresBacked(t *testing.T) {
 	dbURL := gatewaytest.Postgres(t)
-	upstream, _ := gatewaytest.Upstream(t)
 	ctx := context.Background()
 	store, closeStore, err := backend.OpenKeys(ctx, dbURL, "")
 	if err != nil {
@@ -133,7 +130,7 @@ func TestPostgresBacked(t *testing.T) {
 	}
 	closeStore()
 
-	g := startGateway(t, gatewayConfig{upstream: upstream, extra: "database " + dbURL})
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: "database " + dbURL})
 	g.secrets["pg"] = secret
 	expect(t, "lookup", g.do(req{path: nlLookup, key: "pg"}), 200, "")
 	expect(t, "validate", g.do(req{path: "/v1/validate", key: "pg", body: validateBody("")}), 200, "")

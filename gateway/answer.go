@@ -32,9 +32,12 @@ const preflightMaxAge = 600
 
 // WritePreflight answers an OPTIONS preflight. A preflight carries no credential, so it
 // cannot be checked against a key's allowed origins; it is answered for any well-formed
-// origin, and the actual request, which carries the key, is refused (403, without CORS
-// headers) when its origin is not allowed. The browser then never shows the answer to the
-// page.
+// origin, and the actual request, which carries the key, is refused with 403 FORBIDDEN when
+// its origin is not allowed. That refusal carries CORS headers for its origin, so that the
+// embedded form can read it and tell the shopper the form is not available on this site,
+// where a refused preflight would leave it with a bare network error. Nothing leaks by it:
+// the page already holds the publishable key (keys are public by design), the refusal names
+// no allowed origin, and no register data is in it.
 func WritePreflight(w http.ResponseWriter, d *Decision) {
 	h := w.Header()
 	SetCORS(h, d)

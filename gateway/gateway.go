@@ -4,11 +4,12 @@
 // and carries decisions out; everything here can be tested and benchmarked without Caddy.
 //
 // The order of checks follows the spec's status table and keeps the cheap and the
-// credential-independent checks first: endpoint (404), credential in URL (401), credential
-// (401), origin of a publishable key (403), endpoint allowed for the credential kind (403),
-// scope (403), body (413, 400), sessionId (422), rate (429 RATE_LIMITED), daily cap of test
-// keys (429 DAILY_CAP_REACHED), monthly quota (429 QUOTA_EXCEEDED), then the extensions'
-// checks. Nothing refused here is counted.
+// credential-independent checks first: endpoint (404), the extensions' screening (a document
+// they serve themselves; Host and Origin of the agent interface, 403), credential in URL
+// (401), credential (401), origin of a publishable key (403), endpoint allowed for the
+// credential kind (403), scope (403), body (413, 400), sessionId (422), rate (429
+// RATE_LIMITED), daily cap of test keys (429 DAILY_CAP_REACHED), monthly quota (429
+// QUOTA_EXCEEDED), then the extensions' checks. Nothing refused here is counted.
 package gateway
 
 import (
@@ -21,8 +22,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
@@ -34,6 +40,10 @@ import (
 
 // KindPlatform is the Principal kind of platform session tokens.
 const KindPlatform = "platform"
+
+// KindAgent is the Principal kind of agents signed in with OAuth (API keys used by agents
+// keep their own kind and rule).
+const KindAgent = "agent"
 
 // Config holds the policy's values.
 type Config struct {
@@ -65,6 +75,9 @@ func (c Config) WithDefaults() Config {
 		string(keys.PKLive): limit.DefaultPublishable,
 		string(keys.PKTest): limit.DefaultPublishable,
 		KindPlatform:        limit.DefaultPlatform,
+		// Per HTTP request, beside the agent limits per tool call: it bounds requests the
+		// agent limits do not count (initialize, tools/list).
+		KindAgent: limit.DefaultLive,
 	}
 	for k, r := range c.Limits {
 		limits[k] = r
@@ -98,7 +111,13 @@ type Parts struct {
 	Versions  *versions.Tracker  // required when Cache is set
 	// Extensions add credential kinds and checks (see Extension).
 	Extensions []Extension
-	Log        *slog.Logger
+	// Redis is the shared state of several gateways (nil without one), for extensions that
+	// keep state of their own; they put RedisPrefix before their keys and wait at most
+	// RedisTimeout for an answer, as the gateway's own limiter and meter do.
+	Redis        *redis.Client
+	RedisPrefix  string
+	RedisTimeout time.Duration
+	Log          *slog.Logger
 }
 
 // Gateway decides.
@@ -158,30 +177,76 @@ type Decision struct {
 	Cache *cache.Query
 	// SessionID the call was counted under ("" for none).
 	SessionID string
+	// Body is the request body as read (POST), for extensions; the request keeps its own copy.
+	Body []byte
+	// Answer, set by an extension's Screen, answers the request instead of the workers (a
+	// document the gateway serves itself).
+	Answer http.Handler
+	// Challenge, set by an extension's Screen, is the WWW-Authenticate of every 401 of this
+	// request that does not bring its own (the agent interface points to its OAuth metadata).
+	Challenge string
 
-	receipt usage.Receipt
-	charged bool
+	receipts []charge
 }
 
-// Charged reports the verifications this call counted (0 or 1), for logs and tests.
-func (d *Decision) Charged() int { return d.receipt.Units }
+// charge is one charge of a request; tag says what it was for (see Gateway.Charge).
+type charge struct {
+	tag string
+	r   usage.Receipt
+}
+
+// Charged reports the verifications this call counted, for logs and tests: 0 or 1 for a
+// REST call, the tool calls' verifications for the agent interface.
+func (d *Decision) Charged() int {
+	n := 0
+	for _, c := range d.receipts {
+		n += c.r.Units
+	}
+	return n
+}
+
+// WantsAnswer reports whether Settle needs the body of a successful answer: some charge
+// depends on what the answer says.
+func (d *Decision) WantsAnswer() bool {
+	for _, c := range d.receipts {
+		if c.tag != "" {
+			return true
+		}
+	}
+	return false
+}
 
 // Decide runs every check on r. It reads (and restores) the body of POST requests. On
 // success it removes the credential from r so that it is never proxied. clientIP is the
 // caller's address as the server determined it (trusted proxies considered).
 func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
+	d, e := g.decide(ctx, r, clientIP)
+	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" {
+		e.Challenge = d.Challenge
+	}
+	return d, e
+}
+
+func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
 	route, country := Classify(r.Method, r.URL.Path)
 	d := &Decision{Route: route, Country: country}
 	origin := r.Header.Get("Origin")
 	if route == RouteNotFound {
 		return d, apierr.NotFound()
 	}
+	for _, x := range g.Extensions {
+		if s, ok := x.(Screener); ok {
+			if e := s.Screen(r, d); e != nil {
+				return d, e
+			}
+		}
+	}
 	query := r.URL.Query() // parsed once: every check below reads it
 	if credentialInURL(r.URL, query) {
 		d.Origin = corsOrigin(origin)
 		return d, apierr.CredentialInURL()
 	}
-	if route == RoutePublic {
+	if route == RoutePublic || d.Answer != nil {
 		r.Header.Del("Authorization") // not needed here, and the worker never sees credentials
 		return d, nil
 	}
@@ -209,10 +274,13 @@ func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) 
 	r.Header.Del("Authorization")
 	d.Principal = p
 	if p.Publishable {
+		// CORS headers on the refusal too, so that the embedded form can read it and say
+		// "not available on this site" instead of failing blind; the refusal names nothing
+		// but the fact, which the page's owner may know.
+		d.Origin = corsOrigin(origin)
 		if origin == "" || !originAllowed(p.Origins, origin) {
 			return d, apierr.ForeignOrigin()
 		}
-		d.Origin = corsOrigin(origin)
 	}
 	if !p.Routes.Allows(route) {
 		return d, apierr.RouteNotAllowed()
@@ -225,6 +293,7 @@ func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) 
 	if e != nil {
 		return d, e
 	}
+	d.Body = in.body
 	if route != RouteLookup {
 		d.Country = in.country
 	}
@@ -258,7 +327,14 @@ func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) 
 		}
 	}
 	if route.data() && !p.Testing && !p.Uncounted {
-		if e := g.charge(ctx, d, p, route, in.session); e != nil {
+		call := usage.Lookup
+		switch route {
+		case RouteSuggest, RouteAutocomplete:
+			call = usage.Suggest
+		case RouteValidate:
+			call = usage.Validate
+		}
+		if e := g.charge(ctx, d, usage.Charge{Call: call, Session: in.session}, ""); e != nil {
 			return d, e
 		}
 	}
@@ -326,15 +402,22 @@ func (g *Gateway) quota(plan string) int64 {
 	return g.cfg.Plans[g.cfg.DefaultPlan]
 }
 
-func (g *Gateway) charge(ctx context.Context, d *Decision, p *Principal, route Route, session string) *apierr.Error {
-	call := usage.Lookup
-	switch route {
-	case RouteSuggest, RouteAutocomplete:
-		call = usage.Suggest
-	case RouteValidate:
-		call = usage.Validate
+// Charge counts verifications of a decided request against the account of its principal
+// and the plan's quota, for extensions that count what the gateway cannot see (the agent
+// extension counts tool calls). c's Account and Quota are taken from d. The charge is
+// refunded with the gateway's own when the request is refused or not answered, and, when
+// tag is not empty, when a Settler finds in the answer that what tag names was not served.
+// Testing principals are never counted: Charge does nothing for them.
+func (g *Gateway) Charge(ctx context.Context, d *Decision, c usage.Charge, tag string) *apierr.Error {
+	if d.Principal == nil || d.Principal.Testing {
+		return nil
 	}
-	rec, err := g.Meter.Charge(ctx, usage.Charge{Account: p.Account, Quota: g.quota(p.Plan), Call: call, Session: session})
+	return g.charge(ctx, d, c, tag)
+}
+
+func (g *Gateway) charge(ctx context.Context, d *Decision, c usage.Charge, tag string) *apierr.Error {
+	c.Account, c.Quota = d.Principal.Account, g.quota(d.Principal.Plan)
+	rec, err := g.Meter.Charge(ctx, c)
 	switch {
 	case errors.Is(err, usage.ErrQuota):
 		return apierr.QuotaExceeded(g.cfg.UpgradeURL)
@@ -344,10 +427,10 @@ func (g *Gateway) charge(ctx context.Context, d *Decision, p *Principal, route R
 		}
 		// The durable store could not be read to start this month's count. A checkout must
 		// not stop for that: serve, uncounted, and say so in the log.
-		g.Log.Error("usage not counted", "route", route.String(), "error", err)
+		g.Log.Error("usage not counted", "route", d.Route.String(), "error", err)
 		return nil
 	}
-	d.receipt, d.charged = rec, true
+	d.receipts = append(d.receipts, charge{tag: tag, r: rec})
 	return nil
 }
 
@@ -360,9 +443,34 @@ func (g *Gateway) Finish(ctx context.Context, d *Decision, status int) {
 }
 
 func (g *Gateway) refund(ctx context.Context, d *Decision) {
-	if d.charged {
-		d.charged = false
-		g.Meter.Refund(ctx, d.receipt)
+	for _, c := range d.receipts {
+		g.Meter.Refund(ctx, c.r)
+	}
+	d.receipts = nil
+}
+
+// Settle gives back the charges of a successful answer that the answer shows were not
+// served: a tool call that ended in a tool error (bad arguments, register unavailable) is
+// not counted, as a REST call answered 422 or 503 is not. Call it with the body of a 2xx
+// answer when WantsAnswer; Finish still follows.
+func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
+	if !d.WantsAnswer() {
+		return
+	}
+	for _, x := range g.Extensions {
+		s, ok := x.(Settler)
+		if !ok {
+			continue
+		}
+		for _, tag := range s.Unserved(d, answer) {
+			d.receipts = slices.DeleteFunc(d.receipts, func(c charge) bool {
+				if c.tag != tag {
+					return false
+				}
+				g.Meter.Refund(ctx, c.r)
+				return true
+			})
+		}
 	}
 }
 
@@ -376,6 +484,7 @@ type input struct {
 	badSession bool // present but not a string
 	country    adreswijzer.Country
 	badBody    bool // a POST body that is not a JSON object
+	body       []byte
 }
 
 // readInput takes sessionId and the routing country from the query (GET) or the body
@@ -384,9 +493,20 @@ func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error
 	in := input{session: q.Get("sessionId")}
 	countryParam := q.Get("country")
 	if r.Method == http.MethodPost {
-		body, e := readBody(r)
-		if e != nil {
-			return in, e
+		limit, tooLarge := int64(adreswijzer.MaxBodyBytes), apierr.TooLarge
+		if route == RouteAgent {
+			limit, tooLarge = rpcinspect.MaxBodyBytes, apierr.TooLargeAgent
+		}
+		body, err := readBody(r, limit)
+		switch {
+		case errors.Is(err, errTooLarge):
+			return in, tooLarge()
+		case err != nil:
+			return in, apierr.BadBody()
+		}
+		in.body = body
+		if route == RouteAgent {
+			return in, nil // JSON-RPC: the agent extension reads it
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
 			var f struct {
@@ -432,21 +552,23 @@ func jsonString(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// readBody reads at most MaxBodyBytes and puts the body back for the upstream.
-func readBody(r *http.Request) ([]byte, *apierr.Error) {
-	if r.ContentLength > adreswijzer.MaxBodyBytes {
-		return nil, apierr.TooLarge()
+var errTooLarge = errors.New("body too large")
+
+// readBody reads at most limit bytes and puts the body back for the upstream.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, errTooLarge
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, adreswijzer.MaxBodyBytes+1))
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	r.Body.Close()
 	if err != nil {
-		return nil, apierr.BadBody()
+		return nil, err
 	}
-	if len(body) > adreswijzer.MaxBodyBytes {
-		return nil, apierr.TooLarge()
+	if int64(len(body)) > limit {
+		return nil, errTooLarge
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }

@@ -288,3 +288,49 @@ func TestExtension(t *testing.T) {
 		t.Errorf("refused call counted: %d", got.Verifications)
 	}
 }
+
+// A publishable key's refusal for a page it is not for is readable by that page (CORS for
+// its origin), so the form can say why; without an Origin there is nothing to allow.
+func TestForeignOriginReadable(t *testing.T) {
+	f := newFixture(t, Config{})
+	ctx := context.Background()
+	pk := f.secrets[keys.PKLive]
+	for _, origin := range []string{"https://evil.example", ""} {
+		d, e := f.g.Decide(ctx, f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=16&sessionId=s", pk, origin, nil), "")
+		if e == nil || e.Status != 403 || d.Origin != origin {
+			t.Errorf("origin %q: %v, CORS origin %q", origin, e, d.Origin)
+		}
+		h := http.Header{}
+		SetCORS(h, d)
+		if h.Get("Access-Control-Allow-Origin") != origin || h.Get("Vary") != "Origin" {
+			t.Errorf("origin %q: headers %v", origin, h)
+		}
+		if d.Charged() != 0 {
+			t.Error("a refused call was counted")
+		}
+	}
+}
+
+// The agent interface's body is bounded at its own limit, far above the 64 KB of a REST
+// call, and handed to the extensions.
+func TestAgentBody(t *testing.T) {
+	f := newFixture(t, Config{})
+	ctx := context.Background()
+	body := append([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","pad":"`), bytes.Repeat([]byte("x"), 200<<10)...)
+	body = append(body, `"}`...)
+	r := f.request("POST", "/mcp", f.secrets[keys.Live], "", body)
+	d, e := f.g.Decide(ctx, r, "")
+	if e != nil || !bytes.Equal(d.Body, body) {
+		t.Fatalf("200 KB to /mcp: %v", e)
+	}
+	if b, _ := io.ReadAll(r.Body); !bytes.Equal(b, body) {
+		t.Error("body not restored")
+	}
+	big := bytes.Repeat([]byte(" "), 1<<20+1)
+	if _, e := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Live], "", big), ""); e == nil || e.Code != adreswijzer.ErrPayloadTooLarge {
+		t.Errorf("over 1 MB: %v", e)
+	}
+	if _, e := f.g.Decide(ctx, f.request("POST", "/v1/validate", f.secrets[keys.Live], "", body), ""); e == nil || e.Code != adreswijzer.ErrPayloadTooLarge {
+		t.Errorf("200 KB to validate: %v", e)
+	}
+}

@@ -51,6 +51,22 @@ type Extension interface {
 	Authenticate(ctx context.Context, r *http.Request, route Route, credential string) (p *Principal, ok bool, err *apierr.Error)
 	// Check runs after the gateway's own checks and charges passed; a refusal here refunds
 	// the gateway's charge. Calls on RouteAgent are not charged by the gateway: counting
-	// tool calls (a batch counts its items) is the agent extension's job.
+	// tool calls (a batch counts its items) is the agent extension's job, through
+	// Gateway.Charge.
 	Check(ctx context.Context, r *http.Request, d *Decision) *apierr.Error
+}
+
+// Screener is implemented by an Extension that looks at requests before any credential is:
+// it may serve a document itself (set d.Answer: the agent interface's OAuth metadata),
+// refuse a request whose Host or Origin it does not serve, and set the challenge of the
+// route's 401s (d.Challenge). Screen runs for every request to an existing endpoint.
+type Screener interface {
+	Screen(r *http.Request, d *Decision) *apierr.Error
+}
+
+// Settler is implemented by an Extension whose charges depend on the answer. Unserved reads
+// the body of a successful answer and returns the tags (see Gateway.Charge) of what it did
+// not serve; their charges are given back.
+type Settler interface {
+	Unserved(d *Decision, answer []byte) []string
 }

@@ -26,8 +26,13 @@ type Error struct {
 	// not help there.
 	RetryAfter time.Duration
 	// Challenge replaces the default WWW-Authenticate of a 401 (the agent interface points
-	// to its OAuth protected resource metadata).
+	// to its OAuth protected resource metadata), and is sent with other statuses when set
+	// (RFC 6750's insufficient_scope goes with a 403).
 	Challenge string
+	// Reply, when set, is sent as the JSON body instead of the ErrorResponse: the agent
+	// interface refuses tool calls with a JSON-RPC result (status 200) that the agent's
+	// model reads, where an HTTP error would only tell its host that something failed.
+	Reply []byte
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
@@ -56,18 +61,20 @@ func Write(w http.ResponseWriter, e *Error) {
 	// A refusal depends on the credential and the moment; no cache may keep it.
 	h.Set("Cache-Control", "no-store")
 	h.Del("Content-Length")
-	if e.Status == http.StatusUnauthorized {
-		c := e.Challenge
-		if c == "" {
-			c = `Bearer realm="adreswijzer"`
-		}
-		h.Set("WWW-Authenticate", c)
+	switch {
+	case e.Challenge != "":
+		h.Set("WWW-Authenticate", e.Challenge)
+	case e.Status == http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", `Bearer realm="adreswijzer"`)
 	}
-	if e.RetryAfter > 0 || e.Code == adreswijzer.ErrRateLimited || e.Code == adreswijzer.ErrDailyCapReached {
+	if e.RetryAfter > 0 || e.Reply == nil && (e.Code == adreswijzer.ErrRateLimited || e.Code == adreswijzer.ErrDailyCapReached) {
 		h.Set("Retry-After", strconv.Itoa(RetryAfterSeconds(e.RetryAfter)))
 	}
-	body, _ := json.Marshal(e.Response()) // plain strings only; cannot fail
-	body = append(body, '\n')
+	body := e.Reply
+	if body == nil {
+		body, _ = json.Marshal(e.Response()) // plain strings only; cannot fail
+		body = append(body, '\n')
+	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(body)

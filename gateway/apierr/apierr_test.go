@@ -2,7 +2,9 @@ package apierr
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -31,6 +33,9 @@ func TestStatusAndCode(t *testing.T) {
 		{QuotaExceeded("https://x.example/up"), 429, adreswijzer.ErrQuotaExceeded},
 		{Internal(), 500, adreswijzer.ErrInternal},
 		{Unavailable(), 503, adreswijzer.ErrServiceUnavailable},
+		{TooLargeAgent(), 413, adreswijzer.ErrPayloadTooLarge},
+		{ForeignHost(), 403, adreswijzer.ErrForbidden},
+		{InsufficientScope(""), 403, adreswijzer.ErrForbidden},
 	} {
 		if c.e.Status != c.status || c.e.Code != c.code || c.e.Message == "" {
 			t.Errorf("%s: %d %s %q", c.code, c.e.Status, c.e.Code, c.e.Message)
@@ -51,6 +56,9 @@ func TestWrite(t *testing.T) {
 		{QuotaExceeded("https://x.example/up"), "", false},
 		{Unauthorized(), "", true},
 		{Unavailable(), "", false},
+		{InsufficientScope(`Bearer error="insufficient_scope"`), "", true},
+		{ForeignHost(), "", false},
+		{TooLargeAgent(), "", false},
 	} {
 		w := httptest.NewRecorder()
 		Write(w, c.e)
@@ -84,5 +92,23 @@ func TestWrite(t *testing.T) {
 	Write(w, e)
 	if w.Header().Get("WWW-Authenticate") != e.Challenge {
 		t.Errorf("custom challenge lost: %q", w.Header().Get("WWW-Authenticate"))
+	}
+
+	// A reply replaces the ErrorResponse: the status and body the agent interface chose,
+	// with Retry-After when it says when.
+	reply := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`)
+	for _, c := range []struct {
+		e          *Error
+		retryAfter string
+	}{
+		{&Error{Status: http.StatusOK, Code: adreswijzer.ErrRateLimited, Reply: reply, RetryAfter: 2 * time.Second}, "2"},
+		{&Error{Status: http.StatusOK, Code: adreswijzer.ErrRateLimited, Reply: reply}, ""},
+	} {
+		w = httptest.NewRecorder()
+		Write(w, c.e)
+		if w.Code != 200 || w.Body.String() != string(reply) || w.Header().Get("Retry-After") != c.retryAfter ||
+			w.Header().Get("Content-Length") != strconv.Itoa(len(reply)) || w.Header().Get("WWW-Authenticate") != "" {
+			t.Errorf("reply: %d %q, headers %v", w.Code, w.Body, w.Header())
+		}
 	}
 }

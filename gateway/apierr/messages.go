@@ -63,6 +63,31 @@ func TooLarge() *Error {
 		NextStep: "Send one address per request."}
 }
 
+// TooLargeAgent: a request to the agent interface over its limit, which a batch of 100
+// addresses is far below.
+func TooLargeAgent() *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: adreswijzer.ErrPayloadTooLarge,
+		Message:  "The request body is larger than 1 MB.",
+		NextStep: "Send at most 100 addresses per verify_addresses_batch call."}
+}
+
+// ForeignHost: a request to the agent interface under a name or from a page the service
+// does not serve it for. A page on another site that makes a browser call a local gateway
+// (DNS rebinding) looks like this.
+func ForeignHost() *Error {
+	return &Error{Status: http.StatusForbidden, Code: adreswijzer.ErrForbidden,
+		Message:  "The agent interface is not served for this host or origin.",
+		NextStep: "Call the agent interface at its published address, from an agent rather than a web page."}
+}
+
+// InsufficientScope: a valid agent token without the scope address:verify.
+func InsufficientScope(challenge string) *Error {
+	return &Error{Status: http.StatusForbidden, Code: adreswijzer.ErrForbidden,
+		Message:   "This token lacks the scope address:verify.",
+		NextStep:  "Sign in again and grant the scope address:verify.",
+		Challenge: challenge}
+}
+
 // SessionRequired: a publishable key without a usable sessionId.
 func SessionRequired() *Error {
 	return &Error{Status: http.StatusUnprocessableEntity, Code: adreswijzer.ErrValidationFailed,

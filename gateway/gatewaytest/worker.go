@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,20 +16,10 @@ import (
 )
 
 // UpstreamEnv names a running register worker (e.g. http://127.0.0.1:8081) for the
-// gateway's contract tests to use instead of the stand-in.
+// gateway's contract tests to use instead of the worker they build and start themselves
+// from this checkout. The stand-in below is only for tests that must steer the worker
+// (versions, failures, hangs) or see what it received.
 const UpstreamEnv = "ADRESWIJZER_TEST_UPSTREAM"
-
-// Upstream returns the worker the gateway under test proxies to: the one UpstreamEnv names,
-// or else a stand-in Worker, which is returned too (nil for a real worker). Tests that only
-// look at what the gateway sends back work against both; tests that steer the worker
-// (versions, failures) make a Worker of their own.
-func Upstream(t testing.TB) (string, *Worker) {
-	if u := os.Getenv(UpstreamEnv); u != "" {
-		return strings.TrimSuffix(u, "/"), nil
-	}
-	w := NewWorker(t)
-	return w.URL, w
-}
 
 // Worker stands in for a register worker: it keeps the worker's HTTP contract (paths,
 // methods, answer shapes of openapi.json, X-Dataset-Version on every data answer, errors

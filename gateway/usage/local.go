@@ -68,7 +68,7 @@ func (l *local) charge(ctx context.Context, c Charge, month string, now time.Tim
 		exp, ok := l.sessions[sk]
 		open = ok && now.Before(exp)
 	}
-	units, loose, opens, closes := decide(c.Call, c.Session != "", open, t.SuggestCalls)
+	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", open, t.SuggestCalls)
 	if units > 0 && c.Quota != Unlimited && t.Verifications+int64(units) > c.Quota {
 		return Receipt{}, ErrQuota
 	}

@@ -35,7 +35,8 @@ const usageTTL = 45 * 24 * time.Hour
 
 // chargeScript is decide() in Lua, applied atomically with the quota check.
 // KEYS: usage hash, session key. ARGV: call (l|s|v), has session (0|1), quota (-1 =
-// unlimited), idle ms, seed verifications (-1 = unknown), seed suggest calls, usage TTL ms.
+// unlimited), idle ms, seed verifications (-1 = unknown), seed suggest calls, usage TTL ms,
+// units of a call without a session (Charge.Units, at least 1).
 // Returns {status, units, loose, opened, closed}; status 0 ok, 1 quota used up, 2 the month
 // is not in Redis and needs a seed from the durable sink.
 var chargeScript = redis.NewScript(`
@@ -59,7 +60,7 @@ elseif call == 's' then
   loose = 1
   if tonumber(redis.call('HGET', KEYS[1], 's') or '0') % 10 == 0 then units = 1 end
 else
-  units = 1
+  units = tonumber(ARGV[8])
 end
 local quota = tonumber(ARGV[3])
 if units > 0 and quota >= 0 and tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + units > quota then
@@ -108,7 +109,7 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 		sk = s.sessionKey(c.Account, c.Session)
 	}
 	res, err := chargeScript.Run(ctx, s.rdb, []string{s.usageKey(c.Account, month), sk},
-		callCode[c.Call], has, c.Quota, idle.Milliseconds(), seedV, seedS, usageTTL.Milliseconds()).Int64Slice()
+		callCode[c.Call], has, c.Quota, idle.Milliseconds(), seedV, seedS, usageTTL.Milliseconds(), max(c.Units, 1)).Int64Slice()
 	if err != nil {
 		return Receipt{}, fmt.Errorf("usage charge in redis: %w", err)
 	}

@@ -49,12 +49,16 @@ type Charge struct {
 	Quota   int64
 	Call    Call
 	Session string // the caller's sessionId, "" when none
+	// Units is what a lookup or validate call without a session counts: more than one for a
+	// call that verifies several addresses at once (an agent's batch counts its items). 0
+	// means 1. Calls in a session and suggest calls follow their own rules and ignore it.
+	Units int
 }
 
 // Receipt says what a charge changed, so that it can be refunded exactly.
 type Receipt struct {
 	account, month, session string
-	// Units is the number of verifications counted (0 or 1).
+	// Units is the number of verifications counted (0 or 1, or a batch's items).
 	Units  int
 	loose  int // suggest calls without session counted toward the ten
 	opened bool
@@ -109,7 +113,7 @@ func untilTomorrow(now time.Time) time.Duration {
 // how many session-less suggest calls the month has seen. It is the single statement of
 // the rules; the local state and the Redis script both follow it (the script repeats it in
 // Lua and the tests check both against each other).
-func decide(call Call, hasSession, sessionOpen bool, suggestCalls int64) (units, loose int, opens, closes bool) {
+func decide(call Call, n int, hasSession, sessionOpen bool, suggestCalls int64) (units, loose int, opens, closes bool) {
 	switch {
 	case hasSession && sessionOpen:
 		return 0, 0, false, call == Validate
@@ -121,6 +125,6 @@ func decide(call Call, hasSession, sessionOpen bool, suggestCalls int64) (units,
 		}
 		return 0, 1, false, false
 	default:
-		return 1, 0, false, false
+		return max(n, 1), 0, false, false
 	}
 }

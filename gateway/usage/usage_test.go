@@ -131,6 +131,52 @@ func TestQuotaAndRefund(t *testing.T) {
 	}
 }
 
+// A call that verifies several addresses (an agent's batch) counts each, all or nothing
+// against the quota; in a session and for suggest calls Units changes nothing.
+func TestUnits(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			ctx := context.Background()
+			for i, c := range []struct {
+				charge Charge
+				units  int
+				err    error
+			}{
+				{Charge{Call: Validate, Units: 30}, 30, nil},
+				{Charge{Call: Lookup, Units: 0}, 1, nil},
+				{Charge{Call: Validate, Units: 10}, 0, ErrQuota}, // 41 > 40
+				{Charge{Call: Validate, Units: 9}, 9, nil},
+				{Charge{Call: Suggest, Units: 5}, 0, ErrQuota}, // the first of ten counts one: 41
+				{Charge{Call: Lookup, Session: "s", Units: 5}, 0, ErrQuota},
+			} {
+				c.charge.Account, c.charge.Quota = "u", 40
+				r, err := m.Charge(ctx, c.charge)
+				if !errors.Is(err, c.err) || r.Units != c.units {
+					t.Errorf("charge %d: %d units, %v; want %d, %v", i, r.Units, err, c.units, c.err)
+				}
+				if i == 0 {
+					m.Refund(ctx, r)
+					if got, _ := m.Used(ctx, "u", time.Now()); got.Verifications != 0 {
+						t.Errorf("a refunded batch left %d", got.Verifications)
+					}
+					if r, err = m.Charge(ctx, c.charge); err != nil || r.Units != 30 {
+						t.Fatal(err)
+					}
+				}
+			}
+			if got, _ := m.Used(ctx, "u", time.Now()); got.Verifications != 40 {
+				t.Errorf("used %d, want 40", got.Verifications)
+			}
+		})
+	}
+}
+
 // Counts survive a restart: Close flushes, a new Meter reads them back.
 func TestDurableFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "usage.json")

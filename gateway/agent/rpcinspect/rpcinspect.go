@@ -1,0 +1,299 @@
+// Package rpcinspect reads the JSON-RPC body of a request to the agent interface (/mcp)
+// without serving it, so that whatever stands in front of the MCP server (the gateway) can
+// count tool calls against an account's limits and refuse them before a worker spends time
+// on them.
+//
+// It is gateway policy in plain Go. The MCP server takes the names of the tools whose cost
+// is not one call from here, so that what the gateway counts and what the server serves
+// cannot drift apart. Fingerprints
+// are hashes, never the arguments, because they end up as keys in Redis and nothing a caller
+// submits may be stored.
+package rpcinspect
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"slices"
+	"strconv"
+)
+
+// Tool names whose cost is not one call. The MCP server registers its tools under these
+// names, so the two cannot drift apart.
+const (
+	// ToolVerifyBatch counts each of its addresses.
+	ToolVerifyBatch = "verify_addresses_batch"
+	// ToolListCountries is free: it reads no address.
+	ToolListCountries = "list_supported_countries"
+	// BatchItemsArgument is the argument of ToolVerifyBatch that holds the addresses.
+	BatchItemsArgument = "addresses"
+	// MaxBatchItems is the largest batch the server accepts; a larger one is refused by the
+	// tool without verifying anything, so it costs one call, not its length.
+	MaxBatchItems = 100
+)
+
+// The tools that read addresses one call at a time, as the gateway counts them: a verify
+// counts like a REST validate, a lookup like a lookup, a suggestion like a suggest call.
+const (
+	ToolVerify  = "verify_address"
+	ToolLookup  = "lookup_address"
+	ToolSuggest = "suggest_address"
+)
+
+// MaxBodyBytes bounds a request to /mcp, on the gateway as on the worker (whose agent package
+// has the same bound): the largest honest request, a batch of 100 addresses in parts of 200
+// characters each, is well under it even in three-byte UTF-8.
+const MaxBodyBytes = 1 << 20
+
+// MethodToolsCall is the JSON-RPC method of a tool call.
+const MethodToolsCall = "tools/call"
+
+// metaProtocolVersion is where a request of the stateless revision (2026-07-28) carries its
+// protocol version, as there is no initialize to negotiate it.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// ErrMalformed is returned for a body that is not a JSON-RPC message or batch. The gateway
+// may pass such a body on (the server answers it with a parse error) or refuse it itself;
+// either way nothing in it is a tool call to count.
+var ErrMalformed = errors.New("body is not a JSON-RPC message or batch")
+
+// Call is one tools/call message of a request.
+type Call struct {
+	// ID is the JSON-RPC id as sent (a number or a string), needed to answer the call.
+	ID json.RawMessage
+	// Tool is the tool name, empty when the params name none.
+	Tool string
+	// Cost is what the call counts against the agent limits: one, the number of addresses
+	// of a batch, or zero for the free tool.
+	Cost int
+	// Fingerprint identifies the call by tool name and canonical arguments: two calls with
+	// the same tool and the same arguments, whatever their key order, spacing or number
+	// spelling, have the same fingerprint. It is a keyed hash in hex.
+	Fingerprint string
+	// ProtocolVersion is the revision named in the call's _meta (stateless revision); empty
+	// for clients that negotiated one with initialize.
+	ProtocolVersion string
+}
+
+// Request is what a body holds.
+type Request struct {
+	// Batch is true when the body is a JSON array of messages.
+	Batch bool
+	// Calls are the tool calls in body order.
+	Calls []Call
+	// Messages counts every message, tool call or not.
+	Messages int
+}
+
+// Cost is the sum of the calls' costs.
+func (r Request) Cost() int {
+	n := 0
+	for _, c := range r.Calls {
+		n += c.Cost
+	}
+	return n
+}
+
+// message is the part of a JSON-RPC message the inspection reads.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      map[string]any  `json:"_meta"`
+}
+
+// Inspect reads a request body: one JSON-RPC message or a batch of them. key makes the
+// fingerprints an HMAC, so that they cannot be matched against hashes of guessed addresses;
+// every gateway that shares a limits store must use the same key. A nil key gives plain
+// SHA-256 fingerprints.
+func Inspect(body []byte, key []byte) (Request, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return Request{}, ErrMalformed
+	}
+	var msgs []message
+	var req Request
+	switch body[0] {
+	case '[':
+		req.Batch = true
+		if err := json.Unmarshal(body, &msgs); err != nil {
+			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		if len(msgs) == 0 {
+			return Request{}, ErrMalformed
+		}
+	case '{':
+		var m message
+		if err := json.Unmarshal(body, &m); err != nil {
+			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		msgs = []message{m}
+	default:
+		return Request{}, ErrMalformed
+	}
+	req.Messages = len(msgs)
+	var mac hash.Hash
+	if key != nil {
+		mac = hmac.New(sha256.New, key)
+	} else {
+		mac = sha256.New()
+	}
+	for _, m := range msgs {
+		if m.Method != MethodToolsCall {
+			continue
+		}
+		req.Calls = append(req.Calls, inspectCall(m, mac))
+	}
+	return req, nil
+}
+
+// inspectCall reads one tools/call. Params the server will reject (not an object, no name)
+// still make a call that costs one: the server does the work of answering it, and a caller
+// must not get free calls by sending broken ones.
+func inspectCall(m message, mac hash.Hash) Call {
+	c := Call{ID: m.ID, Cost: 1}
+	var p callParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		c.Fingerprint = fingerprint(mac, "", canonicalOrRaw(m.Params))
+		return c
+	}
+	c.Tool = p.Name
+	if v, ok := p.Meta[metaProtocolVersion].(string); ok {
+		c.ProtocolVersion = v
+	}
+	args := canonicalOrRaw(p.Arguments)
+	c.Fingerprint = fingerprint(mac, p.Name, args)
+	switch p.Name {
+	case ToolListCountries:
+		c.Cost = 0
+	case ToolVerifyBatch:
+		c.Cost = batchCost(p.Arguments)
+	}
+	return c
+}
+
+// batchCost is the number of addresses, or one when the batch is empty, malformed or too
+// large, which the tool refuses without verifying anything.
+func batchCost(args json.RawMessage) int {
+	var a map[string]json.RawMessage
+	if err := json.Unmarshal(args, &a); err != nil {
+		return 1
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(a[BatchItemsArgument], &items); err != nil {
+		return 1
+	}
+	if n := len(items); n >= 1 && n <= MaxBatchItems {
+		return n
+	}
+	return 1
+}
+
+func fingerprint(mac hash.Hash, tool string, canonicalArgs []byte) string {
+	mac.Reset()
+	io.WriteString(mac, tool)
+	mac.Write([]byte{0})
+	mac.Write(canonicalArgs)
+	return hex.EncodeToString(mac.Sum(nil)[:16])
+}
+
+// canonicalOrRaw returns the canonical form of a JSON value, or the bytes as they are when
+// they are not JSON (such a call is answered with an error, and repeating it is still a loop).
+// Absent arguments and an empty object are the same call.
+func canonicalOrRaw(raw json.RawMessage) []byte {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return []byte("{}")
+	}
+	c, err := Canonical(raw)
+	if err != nil {
+		return raw
+	}
+	return c
+}
+
+// Canonical writes a JSON value in one form: object keys sorted, no insignificant space, and
+// numbers written from their float64 value, so that 1, 1.0 and 1e0 are the same.
+func Canonical(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	var b bytes.Buffer
+	if err := writeCanonical(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeCanonical(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // byte order of the UTF-8 keys
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			if err := writeCanonical(b, x[k]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeCanonical(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			// Out of float64 range: keep the literal, which is still deterministic.
+			b.WriteString(string(x))
+			return nil
+		}
+		b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+	case string:
+		writeString(b, x)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	default:
+		return fmt.Errorf("unexpected JSON value of type %T", v)
+	}
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	out, _ := json.Marshal(s) // a string always marshals
+	b.Write(out)
+}
