@@ -280,10 +280,6 @@ func TestAgentTypeScriptClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e2e, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		t.Fatal("worker/agent/e2e/node_modules missing: run `npm ci` there, or set ADRESWIJZER_SKIP_NODE=1")
 	}
-	preload, err := filepath.Abs(filepath.Join("testdata", "bearer.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(),
 		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-typescript"}}})
 	target, _ := url.Parse(g.base)
@@ -295,7 +291,7 @@ func TestAgentTypeScriptClient(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--import", (&url.URL{Scheme: "file", Path: preload}).String(), "client.mjs", proxy.URL+"/mcp")
+	cmd := exec.CommandContext(ctx, node, "client.mjs", proxy.URL+"/mcp")
 	cmd.Dir = e2e
 	cmd.Env = append(os.Environ(), "ADRESWIJZER_BEARER="+g.secrets["live"])
 	var stderr strings.Builder

@@ -1,6 +1,8 @@
 // Connects to the agent interface with the official MCP TypeScript SDK, as agent hosts do,
 // lists the tools, verifies one real Weesp address and prints what it saw as one JSON line.
-// Usage: node client.mjs <url of /mcp>. The Go test TestTypeScriptClient runs it.
+// Usage: node client.mjs <url of /mcp>; with ADRESWIJZER_BEARER set it sends that credential,
+// as an agent host sends the API key it was configured with. The Go tests TestTypeScriptClient
+// (worker/agent, straight at a worker) and the gateway's agent test (through the gateway) run it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -11,7 +13,10 @@ if (!url) {
 }
 
 const client = new Client({ name: "adreswijzer-e2e", version: "1.0.0" });
-const transport = new StreamableHTTPClientTransport(new URL(url));
+const bearer = process.env.ADRESWIJZER_BEARER;
+const transport = new StreamableHTTPClientTransport(new URL(url), bearer
+  ? { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }
+  : undefined);
 await client.connect(transport);
 
 const { tools } = await client.listTools();
