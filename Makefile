@@ -27,6 +27,7 @@ run: build
 vet:
 	$(GO) vet ./...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/...
+	$(GO) vet -tags faults ./bench/faults/...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 # Every test, including the browser and agent-client end-to-end tests. A test that skips is
@@ -41,7 +42,7 @@ test: build vet
 # Fault tests under load: kill a worker, stop Postgres and Redis, activate a dataset mid-load.
 test-faults: build
 	@mkdir -p $(ARTIFACTS)
-	$(GO) test -count=1 -timeout 15m ./bench/faults/...
+	$(GO) test -tags faults -count=1 -timeout 15m ./bench/faults/...
 
 # Benchmarks with baselines measured in the same run; BENCH_ARGS shrinks them (e.g. -quick).
 bench: build

@@ -18,23 +18,13 @@ import (
 
 // Imports into snapshot files, their summaries and progress, and a worker serving them that
 // follows a later import.
-func TestSnapshots(t *testing.T) {
-	dir := t.TempDir()
-	nlSnap, beSnap := filepath.Join(dir, "nl.snap"), filepath.Join(dir, "be.snap")
-
-	r := worker(t, nil, "import", "--country", "nl", "--from", weesp(t), "--snapshot", nlSnap)
+// Off a terminal, progress is plain lines, at most one per tenth of a phase, without log
+// noise. The synthetic national-size extract reads long enough to pass several tenths.
+func TestProgressLines(t *testing.T) {
+	r := worker(t, nil, "import", "--country", "nl", "--from", largeExtract(t), "--snapshot", filepath.Join(t.TempDir(), "nl.snap"))
 	if r.code != 0 {
-		t.Fatalf("import NL: exit %d\n%s", r.code, r.stderr)
+		t.Fatalf("import: exit %d\n%s", r.code, r.stderr)
 	}
-	nl := parseSummary(t, strings.TrimSpace(r.stdout))
-	if nl.country != "NL" || nl.version != weespVersion || nl.kept < 10000 || nl.read <= nl.kept || nl.skip == 0 || nl.reasons == "" {
-		t.Errorf("NL summary %+v", nl)
-	}
-	if info := snapshotInfo(t, nlSnap); string(info.Version) != nl.version || int64(info.Addresses) != nl.kept {
-		t.Errorf("NL snapshot holds %s with %d addresses; the summary says %s with %d", info.Version, info.Addresses, nl.version, nl.kept)
-	}
-	// Not a terminal: plain progress lines, at most one per tenth of a phase, and no log
-	// noise.
 	stand := 0
 	for _, l := range strings.Split(r.stderr, "\n") {
 		if stepRE.MatchString(l) {
@@ -51,6 +41,23 @@ func TestSnapshots(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "\r") || strings.Contains(r.stderr, `"level"`) {
 		t.Errorf("progress off a terminal must be plain lines without log lines:\n%q", r.stderr)
+	}
+}
+
+func TestSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	nlSnap, beSnap := filepath.Join(dir, "nl.snap"), filepath.Join(dir, "be.snap")
+
+	r := worker(t, nil, "import", "--country", "nl", "--from", weesp(t), "--snapshot", nlSnap)
+	if r.code != 0 {
+		t.Fatalf("import NL: exit %d\n%s", r.code, r.stderr)
+	}
+	nl := parseSummary(t, strings.TrimSpace(r.stdout))
+	if nl.country != "NL" || nl.version != weespVersion || nl.kept < 10000 || nl.read <= nl.kept || nl.skip == 0 || nl.reasons == "" {
+		t.Errorf("NL summary %+v", nl)
+	}
+	if info := snapshotInfo(t, nlSnap); string(info.Version) != nl.version || int64(info.Addresses) != nl.kept {
+		t.Errorf("NL snapshot holds %s with %d addresses; the summary says %s with %d", info.Version, info.Addresses, nl.version, nl.kept)
 	}
 
 	// BE from the sample directory (the files that are not BeST data are named in a
