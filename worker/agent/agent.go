@@ -68,14 +68,13 @@ type Options struct {
 // service holds what the tool handlers share.
 type service struct {
 	engine *match.Engine
-	store  adreswijzer.Store
 	opts   Options
 	log    *slog.Logger
 }
 
-// NewServer returns the MCP server with the five tools over engine, which must answer from
-// store (list_supported_countries and country detection read the store's datasets).
-func NewServer(engine *match.Engine, store adreswijzer.Store, opts Options) *mcp.Server {
+// NewServer returns the MCP server with the five tools over engine (list_supported_countries
+// and country detection read the datasets the engine answers from).
+func NewServer(engine *match.Engine, opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -91,7 +90,7 @@ func NewServer(engine *match.Engine, store adreswijzer.Store, opts Options) *mcp
 	if opts.Version == "" {
 		opts.Version = "1"
 	}
-	s := &service{engine: engine, store: store, opts: opts, log: opts.Logger}
+	s := &service{engine: engine, opts: opts, log: opts.Logger}
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    "adreswijzer",
 		Title:   "Adreswijzer: Dutch and Belgian address verification",
@@ -115,8 +114,8 @@ func NewServer(engine *match.Engine, store adreswijzer.Store, opts Options) *mcp
 // arrives from a loopback or private address with the public Host, which the guard would
 // refuse; the gateway checks Host and Origin instead. The SDK gets no logger, because its
 // log lines can quote what a client sent.
-func NewHandler(engine *match.Engine, store adreswijzer.Store, opts Options) http.Handler {
-	srv := NewServer(engine, store, opts)
+func NewHandler(engine *match.Engine, opts Options) http.Handler {
+	srv := NewServer(engine, opts)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,

@@ -115,7 +115,7 @@ feed:
 		if !consulted[string(c)] {
 			continue
 		}
-		if ds, err := s.store.Active(ctx, c); err == nil {
+		if ds, err := s.engine.Dataset(ctx, c); err == nil {
 			used = append(used, ds)
 		}
 	}

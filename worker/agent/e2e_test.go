@@ -32,7 +32,7 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	store := sampleData(t)
 	engine := match.New(store, match.Options{})
-	mcpHandler := NewHandler(engine, store, Options{Logger: quiet()})
+	mcpHandler := NewHandler(engine, Options{Logger: quiet()})
 	srv := httptest.NewServer(httpapi.New(engine, store, httpapi.Options{Logger: quiet(), MCP: mcpHandler}))
 	defer srv.Close()
 

@@ -53,7 +53,7 @@ func limited(next http.Handler, l *limits.Limiter, account string) http.Handler 
 // client: the refusals must reach the agent as tool errors it can read.
 func TestGatewayGlue(t *testing.T) {
 	store := sampleData(t)
-	h := NewHandler(match.New(store, match.Options{}), store, Options{Logger: quiet()})
+	h := NewHandler(match.New(store, match.Options{}), Options{Logger: quiet()})
 	for _, version := range []string{"2025-06-18", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
 			l := limits.New(limits.NewMemory(nil), limits.Default)

@@ -71,7 +71,7 @@ func serve(t testing.TB, store adreswijzer.Store, opts Options) string {
 	if opts.Logger == nil {
 		opts.Logger = quiet()
 	}
-	srv := httptest.NewServer(NewHandler(match.New(store, match.Options{}), store, opts))
+	srv := httptest.NewServer(NewHandler(match.New(store, match.Options{}), opts))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

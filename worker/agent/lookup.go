@@ -146,7 +146,7 @@ func (s *service) countriesTool(ctx context.Context, _ *mcp.CallToolRequest, _ C
 				SuggestAddress: []string{"country", "query"},
 			}
 		}
-		if ds, err := s.store.Active(ctx, c); err == nil {
+		if ds, err := s.engine.Dataset(ctx, c); err == nil {
 			d := ds.Info()
 			info.Available = true
 			info.DatasetVersion = ptr(string(d.Version))

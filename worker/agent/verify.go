@@ -221,7 +221,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 	var all []candidate
 	var lastErr error
 	for _, c := range candidates {
-		ds, err := s.store.Active(ctx, c)
+		ds, err := s.engine.Dataset(ctx, c)
 		if errors.Is(err, adreswijzer.ErrNoDataset) {
 			lastErr = err
 			continue // a country without a dataset cannot be the answer

@@ -270,10 +270,11 @@ func (h *Handler) validate(w http.ResponseWriter, r *http.Request, _ pathParams)
 
 // health serves GET /health: 200 while the store answers (status degraded while a country
 // has no dataset yet), 503 with the same body when the database does not answer within the
-// request deadline. The datasets are listed either way: a Postgres-backed worker keeps
-// serving the catalogs it loaded, and the gateway reads the versions from here.
+// health deadline. The datasets are listed either way, as the engine answers from them
+// (after an activation, the previous one until the new index is built): a Postgres-backed
+// worker keeps serving the catalogs it loaded, and the gateway reads the versions from here.
 func (h *Handler) health(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	_, pingErr := within(r.Context(), h.timeout, func(ctx context.Context) (struct{}, error) {
+	_, pingErr := within(r.Context(), h.healthTimeout, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, h.store.Ping(ctx)
 	})
 	now := time.Now().UTC()
@@ -282,7 +283,7 @@ func (h *Handler) health(w http.ResponseWriter, r *http.Request, _ pathParams) {
 		CheckedAt: now.Format(time.RFC3339),
 	}
 	for _, c := range adreswijzer.Countries {
-		ds, err := h.store.Active(r.Context(), c)
+		ds, err := h.engine.Dataset(r.Context(), c)
 		if err != nil {
 			resp.Status = "degraded"
 			continue

@@ -29,11 +29,17 @@ import (
 // network and a 503 to travel back before it gives up on its own.
 const DefaultRequestTimeout = 800 * time.Millisecond
 
+// DefaultHealthTimeout answers /health well inside the gateway's 500 ms health timeout.
+const DefaultHealthTimeout = 300 * time.Millisecond
+
 // Options configure the handler; the zero value serves with the defaults.
 type Options struct {
-	// RequestTimeout bounds each data request and health check; DefaultRequestTimeout
-	// when zero.
+	// RequestTimeout bounds each data request; DefaultRequestTimeout when zero.
 	RequestTimeout time.Duration
+	// HealthTimeout bounds the database check of /health; DefaultHealthTimeout when zero.
+	// It is shorter than a data request's deadline so that the gateway's health checks
+	// (500 ms) read a 503 from a worker whose database hangs, rather than time out.
+	HealthTimeout time.Duration
 	// Logger receives the access log and faults; slog.Default() when nil.
 	Logger *slog.Logger
 	// Registry receives the request metrics; the handler keeps a registry of its own when
@@ -51,14 +57,15 @@ type Options struct {
 
 // Handler serves the worker's HTTP interface. It is safe for concurrent use.
 type Handler struct {
-	engine  *match.Engine
-	store   adreswijzer.Store
-	timeout time.Duration
-	log     *slog.Logger
-	metrics *metrics
-	routes  map[string]*route
-	generic *route // /v1/{country}/lookup
-	notFnd  *route // anything else
+	engine        *match.Engine
+	store         adreswijzer.Store
+	timeout       time.Duration
+	healthTimeout time.Duration
+	log           *slog.Logger
+	metrics       *metrics
+	routes        map[string]*route
+	generic       *route // /v1/{country}/lookup
+	notFnd        *route // anything else
 }
 
 // route is one path of the interface: its pattern (the only form of the path that reaches
@@ -80,6 +87,9 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = DefaultRequestTimeout
 	}
+	if opts.HealthTimeout <= 0 {
+		opts.HealthTimeout = DefaultHealthTimeout
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -87,12 +97,13 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 		opts.Registry = prometheus.NewRegistry()
 	}
 	h := &Handler{
-		engine:  engine,
-		store:   store,
-		timeout: opts.RequestTimeout,
-		log:     opts.Logger,
-		metrics: newMetrics(opts.Registry),
-		routes:  make(map[string]*route),
+		engine:        engine,
+		store:         store,
+		timeout:       opts.RequestTimeout,
+		healthTimeout: opts.HealthTimeout,
+		log:           opts.Logger,
+		metrics:       newMetrics(opts.Registry),
+		routes:        make(map[string]*route),
 	}
 	h.add(&route{pattern: "/health", get: h.health})
 	h.add(&route{pattern: "/openapi.json", get: serveOpenAPI})

@@ -58,7 +58,7 @@ func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswi
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	ds, err := e.active(ctx, c)
+	ds, ix, err := e.active(ctx, c)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			resp.Degraded = true
@@ -67,7 +67,6 @@ func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswi
 		}
 		return adreswijzer.AutocompleteResponse{}, err
 	}
-	ix := e.index(ds)
 	filter, code := postcodeFilter(c, ds, q.Postcode)
 	if code != "" {
 		lang := answerLanguage(string(q.Lang), c, "", nil)

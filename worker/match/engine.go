@@ -34,16 +34,21 @@ type Engine struct {
 	opts  Options
 
 	mu      sync.Mutex
-	indexes map[adreswijzer.Country]*indexEntry
+	serving map[adreswijzer.Country]*countryIndex
 }
 
-// indexEntry is the index of one dataset version; once is per entry, so building the index
-// of a new version never blocks requests still reading the old one.
+// countryIndex is what the engine serves for one country: the newest dataset whose index is
+// ready, and the one whose index is being built.
+type countryIndex struct {
+	ready    *indexEntry
+	building *indexEntry
+}
+
+// indexEntry is a dataset with its index; ready is closed once ix is built.
 type indexEntry struct {
-	version adreswijzer.DatasetVersion
-	cat     *adreswijzer.Catalog
-	once    sync.Once
-	ix      *index
+	ds    adreswijzer.Dataset
+	ready chan struct{}
+	ix    *index
 }
 
 // New returns an engine over s.
@@ -51,45 +56,96 @@ func New(s adreswijzer.Store, opts Options) *Engine {
 	if opts.AutocompleteBudget <= 0 {
 		opts.AutocompleteBudget = DefaultAutocompleteBudget
 	}
-	return &Engine{store: s, opts: opts, indexes: make(map[adreswijzer.Country]*indexEntry)}
+	return &Engine{store: s, opts: opts, serving: make(map[adreswijzer.Country]*countryIndex)}
 }
 
-// active returns the dataset serving the country now.
-func (e *Engine) active(ctx context.Context, c adreswijzer.Country) (adreswijzer.Dataset, error) {
+// sameDataset reports whether a and b are the same activation of a dataset.
+func sameDataset(a, b adreswijzer.Dataset) bool {
+	return a.Info().Version == b.Info().Version && a.Catalog() == b.Catalog()
+}
+
+// active returns the dataset to answer from and its index. A newly activated dataset takes
+// over once its index is built (seconds at national size): until then the previous one keeps
+// answering, so an activation never makes requests wait past their deadline. Only when
+// there is no previous one (the first start) does a request wait for the build.
+func (e *Engine) active(ctx context.Context, c adreswijzer.Country) (adreswijzer.Dataset, *index, error) {
 	ds, err := e.store.Active(ctx, c)
 	if err != nil {
-		return nil, fmt.Errorf("active %s dataset: %w", c, err)
+		return nil, nil, fmt.Errorf("active %s dataset: %w", c, err)
 	}
-	return ds, nil
+	e.mu.Lock()
+	ci := e.serving[c]
+	if ci == nil {
+		ci = &countryIndex{}
+		e.serving[c] = ci
+	}
+	if ci.ready != nil && sameDataset(ci.ready.ds, ds) {
+		ent := ci.ready
+		e.mu.Unlock()
+		return ent.ds, ent.ix, nil
+	}
+	if ci.building == nil || !sameDataset(ci.building.ds, ds) {
+		ent := &indexEntry{ds: ds, ready: make(chan struct{})}
+		ci.building = ent
+		go e.build(ci, ent)
+	}
+	prev, next := ci.ready, ci.building
+	e.mu.Unlock()
+	if prev != nil {
+		return prev.ds, prev.ix, nil
+	}
+	select {
+	case <-next.ready:
+		return next.ds, next.ix, nil
+	case <-ctx.Done():
+		return nil, nil, fmt.Errorf("index of the %s dataset not built yet: %w: %w", c, adreswijzer.ErrUnavailable, ctx.Err())
+	}
 }
 
-// index returns the index of the dataset, building it on first use of its version. The
-// previous version's index is dropped as soon as a newer version asks for one; requests that
-// still hold it finish on it.
-func (e *Engine) index(ds adreswijzer.Dataset) *index {
-	info := ds.Info()
-	cat := ds.Catalog()
+// build makes the index of ent and lets it take over, unless a newer activation has
+// replaced it meanwhile.
+func (e *Engine) build(ci *countryIndex, ent *indexEntry) {
+	ent.ix = buildIndex(ent.ds.Catalog())
+	close(ent.ready)
 	e.mu.Lock()
-	ent := e.indexes[info.Country]
-	if ent == nil || ent.version != info.Version || ent.cat != cat {
-		ent = &indexEntry{version: info.Version, cat: cat}
-		e.indexes[info.Country] = ent
+	if ci.building == ent {
+		ci.ready, ci.building = ent, nil
 	}
 	e.mu.Unlock()
-	ent.once.Do(func() { ent.ix = buildIndex(cat) })
-	return ent.ix
+}
+
+// Dataset returns the dataset the engine answers from now for the country, which /health and
+// the agent's country list report: after an activation it stays the previous one until the
+// new index is ready.
+func (e *Engine) Dataset(ctx context.Context, c adreswijzer.Country) (adreswijzer.Dataset, error) {
+	ds, _, err := e.active(ctx, c)
+	return ds, err
 }
 
 // Warm builds the indexes of the active datasets ahead of the first request, so the first
-// customer after a start or an import does not wait for it. Countries without a dataset are
-// skipped.
+// customer after a start does not wait for it. Countries without a dataset are skipped.
 func (e *Engine) Warm(ctx context.Context) error {
 	for _, c := range adreswijzer.Countries {
-		ds, err := e.store.Active(ctx, c)
-		if err != nil {
-			continue
+		if _, _, err := e.active(ctx, c); err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		e.index(ds)
 	}
 	return ctx.Err()
+}
+
+// Follow starts building the index of a newly activated dataset as soon as it appears,
+// rather than at the first request after it, until ctx ends.
+func (e *Engine) Follow(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			for _, c := range adreswijzer.Countries {
+				e.active(ctx, c) // starts a build when the active dataset is new
+			}
+		}
+	}
 }

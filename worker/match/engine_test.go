@@ -4,8 +4,10 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/store/memory"
 )
 
 // TestConcurrentAnswers runs validate, lookup and suggest from many goroutines on a fresh
@@ -39,4 +41,59 @@ func TestConcurrentAnswers(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+}
+
+// TestActivationHandsOver activates a new dataset under a running engine: every answer comes
+// from one of the two versions, none fails, and the new one takes over once its index is
+// built, without any request waiting for it.
+func TestActivationHandsOver(t *testing.T) {
+	ctx := context.Background()
+	s := loadSamples(t)
+	st := memory.New(memory.Options{})
+	load := func(v adreswijzer.DatasetVersion) {
+		w, err := st.Begin(ctx, adreswijzer.BE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range s.be {
+			if err := w.Add(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.Commit(ctx, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const v1, v2 = "best:2021-10-20", "best:2026-11-01"
+	load(v1)
+	e := New(st, Options{})
+	if err := e.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	q := LookupQuery{Country: adreswijzer.BE, Postcode: "1130", Number: 134, Street: "Ganzenweidestraat"}
+	version := func() string {
+		t.Helper()
+		resp, err := e.Lookup(ctx, q)
+		if err != nil || len(resp.Addresses) == 0 || resp.Meta.DatasetVersion == nil {
+			t.Fatalf("lookup: %v, %d addresses", err, len(resp.Addresses))
+		}
+		return *resp.Meta.DatasetVersion
+	}
+	if v := version(); v != v1 {
+		t.Fatalf("answered from %s before the activation", v)
+	}
+	load(v2)
+	deadline := time.Now().Add(10 * time.Second)
+	for v := version(); v != v2; v = version() {
+		if v != v1 {
+			t.Fatalf("answered from %s", v)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new dataset never took over")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if ds, err := e.Dataset(ctx, adreswijzer.BE); err != nil || string(ds.Info().Version) != v2 {
+		t.Errorf("engine reports %v, %v", ds.Info().Version, err)
+	}
 }

@@ -38,11 +38,10 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 		resp.Meta = meta("", nil, lang)
 		return resp, nil
 	}
-	ds, err := e.active(ctx, c)
+	ds, ix, err := e.active(ctx, c)
 	if err != nil {
 		return adreswijzer.LookupResponse{}, err
 	}
-	ix := e.index(ds)
 	pc, pcErr := adreswijzer.NormalizePostcode(c, q.Postcode)
 	var found []adreswijzer.Address
 	var hit *nameMatch

@@ -35,11 +35,10 @@ func (e *Engine) Suggest(ctx context.Context, q SuggestQuery) (adreswijzer.Sugge
 		resp.Meta = meta("", nil, lang)
 		return resp, nil
 	}
-	ds, err := e.active(ctx, c)
+	ds, ix, err := e.active(ctx, c)
 	if err != nil {
 		return adreswijzer.SuggestResponse{}, err
 	}
-	ix := e.index(ds)
 	pc, code := postcodeFilter(c, ds, q.Postcode)
 	if code != "" {
 		lang := answerLanguage(string(q.Lang), c, "", nil)

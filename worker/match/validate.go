@@ -30,11 +30,11 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if !ok {
 		return unsupportedCountry(r), nil
 	}
-	ds, err := e.active(ctx, c)
+	ds, ix, err := e.active(ctx, c)
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
-	v := &validation{e: e, ctx: ctx, ds: ds, ix: e.index(ds), c: c, r: r}
+	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
 	v.parse()
 	out, err := v.run()
 	if err != nil {

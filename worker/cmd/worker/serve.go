@@ -97,8 +97,11 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	if err := engine.Warm(ctx); err != nil {
 		return fmt.Errorf("warm up: %w", err)
 	}
+	// A dataset activated later (a new snapshot, a Postgres import) gets its index built as
+	// soon as it appears; until then the previous one answers.
+	go engine.Follow(ctx, time.Second)
 	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg,
-		MCP: agent.NewHandler(engine, store, agent.Options{Logger: log})}
+		MCP: agent.NewHandler(engine, agent.Options{Logger: log})}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"
 	}
