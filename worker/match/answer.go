@@ -23,6 +23,13 @@ const (
 
 // meta describes the dataset an answer came from. ds may be nil (unsupported country, or
 // nothing looked up), which leaves the register fields null as the spec allows.
+// unsupported is what every answer about a country without a register carries: the
+// language of its messages, the UNSUPPORTED_COUNTRY issue and a meta naming no register.
+func unsupported(requested string) (adreswijzer.Language, []adreswijzer.Issue, adreswijzer.Meta) {
+	lang := answerLanguage(requested, "", "", nil)
+	return lang, []adreswijzer.Issue{issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{})}, meta("", nil, lang)
+}
+
 func meta(c adreswijzer.Country, ds adreswijzer.Dataset, lang adreswijzer.Language) adreswijzer.Meta {
 	m := adreswijzer.Meta{Language: lang}
 	switch c {

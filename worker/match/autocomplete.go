@@ -47,9 +47,8 @@ func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswi
 	resp := adreswijzer.AutocompleteResponse{Suggestions: []adreswijzer.AutocompleteSuggestion{}, Issues: []adreswijzer.Issue{}}
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
-		lang := answerLanguage(string(q.Lang), "", "", nil)
-		resp.Issues = append(resp.Issues, issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}))
-		resp.Meta = meta("", nil, lang)
+		_, issues, m := unsupported(string(q.Lang))
+		resp.Issues, resp.Meta = issues, m
 		return resp, nil
 	}
 	budget := e.opts.AutocompleteBudget

@@ -32,10 +32,9 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	resp := adreswijzer.LookupResponse{Addresses: []adreswijzer.LookupAddress{}, Additions: []*string{}, Issues: []adreswijzer.Issue{}}
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
-		lang := answerLanguage(string(q.Lang), "", "", nil)
-		resp.Issues = append(resp.Issues, issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}))
+		lang, issues, m := unsupported(string(q.Lang))
+		resp.Issues, resp.Meta = issues, m
 		resp.NextStep = messages.NextStep(lang, messages.UnsupportedCountry)
-		resp.Meta = meta("", nil, lang)
 		return resp, nil
 	}
 	ds, ix, err := e.active(ctx, c)

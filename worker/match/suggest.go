@@ -30,9 +30,8 @@ func (e *Engine) Suggest(ctx context.Context, q SuggestQuery) (adreswijzer.Sugge
 	resp := adreswijzer.SuggestResponse{Suggestions: []adreswijzer.StreetSuggestion{}, Issues: []adreswijzer.Issue{}}
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
-		lang := answerLanguage(string(q.Lang), "", "", nil)
-		resp.Issues = append(resp.Issues, issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}))
-		resp.Meta = meta("", nil, lang)
+		_, issues, m := unsupported(string(q.Lang))
+		resp.Issues, resp.Meta = issues, m
 		return resp, nil
 	}
 	ds, ix, err := e.active(ctx, c)

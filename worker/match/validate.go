@@ -44,19 +44,14 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 }
 
 func unsupportedCountry(r adreswijzer.ValidateRequest) adreswijzer.ValidateResponse {
-	lang, ok := adreswijzer.ParseLanguage(r.Lang)
-	if !ok {
-		lang = adreswijzer.DefaultLanguage
-	}
+	lang, issues, m := unsupported(r.Lang)
 	return adreswijzer.ValidateResponse{
 		Status:      adreswijzer.VerdictInvalid,
 		Suggestions: []adreswijzer.NormalizedAddress{},
 		Confidence:  adreswijzer.ConfidenceLow,
-		Issues: []adreswijzer.Issue{
-			issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{}),
-		},
-		NextStep: messages.NextStep(lang, messages.UnsupportedCountry),
-		Meta:     meta("", nil, lang),
+		Issues:      issues,
+		NextStep:    messages.NextStep(lang, messages.UnsupportedCountry),
+		Meta:        m,
 	}
 }
 
