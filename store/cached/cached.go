@@ -142,32 +142,29 @@ type dataset struct {
 // address that does not exist is asked for again as often as one that does); errors are not.
 // The slice returned is the caller's own.
 func (d *dataset) AddressesAt(ctx context.Context, postcode string, number int) ([]adreswijzer.Address, error) {
-	k := atKey{d.key, postcode, number}
-	if as, ok := d.s.at.Get(k); ok {
-		d.s.stats.hits.Add(1)
-		return slices.Clone(as), nil
-	}
-	d.s.stats.misses.Add(1)
-	as, err := d.inner.AddressesAt(ctx, postcode, number)
-	if err != nil {
-		return nil, err
-	}
-	d.s.at.Add(k, slices.Clone(as))
-	return as, nil
+	return cachedAnswer(d, d.s.at, atKey{d.key, postcode, number}, func() ([]adreswijzer.Address, error) {
+		return d.inner.AddressesAt(ctx, postcode, number)
+	})
 }
 
 // AddressesOnStreet is the inner dataset's answer, cached like AddressesAt.
 func (d *dataset) AddressesOnStreet(ctx context.Context, street uint32, number int) ([]adreswijzer.Address, error) {
-	k := streetKey{d.key, street, number}
-	if as, ok := d.s.onStreet.Get(k); ok {
+	return cachedAnswer(d, d.s.onStreet, streetKey{d.key, street, number}, func() ([]adreswijzer.Address, error) {
+		return d.inner.AddressesOnStreet(ctx, street, number)
+	})
+}
+
+// cachedAnswer answers from c, or asks the inner dataset and keeps a copy of its answer.
+func cachedAnswer[K comparable](d *dataset, c *lru.Cache[K, []adreswijzer.Address], k K, ask func() ([]adreswijzer.Address, error)) ([]adreswijzer.Address, error) {
+	if as, ok := c.Get(k); ok {
 		d.s.stats.hits.Add(1)
 		return slices.Clone(as), nil
 	}
 	d.s.stats.misses.Add(1)
-	as, err := d.inner.AddressesOnStreet(ctx, street, number)
+	as, err := ask()
 	if err != nil {
 		return nil, err
 	}
-	d.s.onStreet.Add(k, slices.Clone(as))
+	c.Add(k, slices.Clone(as))
 	return as, nil
 }
