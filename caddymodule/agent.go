@@ -146,6 +146,9 @@ func (a *AgentExtension) Cleanup() error {
 		}
 	}
 	a.poolKeys = nil
+	if a.x != nil {
+		a.x.Close()
+	}
 	return errors.Join(errs...)
 }
 

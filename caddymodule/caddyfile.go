@@ -34,6 +34,9 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		redis           <redis-url>             # shared limits and counters (empty: memory)
 //		redis_prefix    <prefix>                # default aw:
 //		redis_timeout   <duration>              # default 50ms
+//		store_timeout   <duration>              # Postgres waits of a request; default 250ms
+//		key_cache_ttl   <duration>              # default 10s
+//		key_max_stale   <duration> | off        # known keys while Postgres fails; default 10m
 //		limit           <kind> <n>/<period> [burst <n>]   # kind: live test pk_live pk_test platform agent
 //		plan            <name> <verifications a month | unlimited>
 //		default_plan    <name>                  # default free
@@ -88,6 +91,28 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err := durationArg(d, &h.RedisTimeout); err != nil {
 				return err
 			}
+		case "store_timeout":
+			if err := durationArg(d, &h.StoreTimeout); err != nil {
+				return err
+			}
+		case "key_cache_ttl":
+			if err := durationArg(d, &h.KeyCacheTTL); err != nil {
+				return err
+			}
+		case "key_max_stale":
+			var s string
+			if err := oneArg(d, &s); err != nil {
+				return err
+			}
+			if s == "off" {
+				h.KeyMaxStale = -1
+				break
+			}
+			v, err := caddy.ParseDuration(s)
+			if err != nil || v <= 0 {
+				return d.Errf("key_max_stale: want a positive duration or 'off'")
+			}
+			h.KeyMaxStale = caddy.Duration(v)
 		case "session_idle":
 			if err := durationArg(d, &h.SessionIdle); err != nil {
 				return err

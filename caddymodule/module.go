@@ -28,6 +28,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/backend"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
 )
@@ -61,6 +62,16 @@ type Handler struct {
 	RedisPrefix string `json:"redis_prefix,omitempty"`
 	// Longest wait for Redis before deciding locally. Default 50ms.
 	RedisTimeout caddy.Duration `json:"redis_timeout,omitempty"`
+	// Longest a request waits for Postgres (a key, an account's usage totals) before the
+	// gateway decides on what it knows, or answers 503 for a key it does not know. Default
+	// 250ms.
+	StoreTimeout caddy.Duration `json:"store_timeout,omitempty"`
+	// How long a key read from Postgres is trusted, and so how long a revocation takes to
+	// reach every gateway. Default 10s.
+	KeyCacheTTL caddy.Duration `json:"key_cache_ttl,omitempty"`
+	// How long past key_cache_ttl a known key is still accepted while Postgres fails; a
+	// negative value accepts none. Default 10m.
+	KeyMaxStale caddy.Duration `json:"key_max_stale,omitempty"`
 
 	// Rate limits per credential kind: live, test, pk_live, pk_test, platform, agent (agents
 	// signed in with OAuth; per HTTP request, beside the agent extension's limits per tool
@@ -84,11 +95,12 @@ type Handler struct {
 	Workers []string `json:"workers,omitempty"`
 	// How often workers' health is polled. Default 1s.
 	PollInterval caddy.Duration `json:"poll_interval,omitempty"`
-	// Longest a data request waits for the workers before the gateway answers 503 (the
-	// caller then accepts the address as typed). Default 1s, inside the 1.5s the spec
-	// recommends callers wait.
+	// Longest a data request takes, from its arrival, before the gateway answers 503 (the
+	// caller then accepts the address as typed): waits on the stores count toward it, and
+	// the workers get what is left. Default 1s, inside the 1.5s the spec recommends callers
+	// wait.
 	UpstreamTimeout caddy.Duration `json:"upstream_timeout,omitempty"`
-	// Longest a request to the agent interface (/mcp) waits for the workers. Default 12s:
+	// Longest a request to the agent interface (/mcp) takes, from its arrival. Default 12s:
 	// a batch of 100 addresses takes seconds, and a worker gives up on one after 10s.
 	AgentTimeout caddy.Duration `json:"agent_timeout,omitempty"`
 
@@ -103,6 +115,7 @@ type Handler struct {
 	timeout      time.Duration
 	agentTimeout time.Duration
 	log          *slog.Logger
+	ops          *oplog.Throttle // lines that may come with every request
 	poolKeys     []string
 }
 
@@ -154,6 +167,7 @@ const (
 // Provision builds the policy on state kept in pools across reloads.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Slogger()
+	h.ops = oplog.New(h.log, 0)
 	repl := caddy.NewReplacer()
 	expand := func(s string) string { return repl.ReplaceAll(s, "") }
 
@@ -165,6 +179,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		RedisPrefix:  h.RedisPrefix,
 		RedisTimeout: time.Duration(h.RedisTimeout),
 		SessionIdle:  time.Duration(h.SessionIdle),
+		StoreTimeout: time.Duration(h.StoreTimeout),
+		KeyCacheTTL:  time.Duration(h.KeyCacheTTL),
+		KeyMaxStale:  time.Duration(h.KeyMaxStale),
 		Log:          h.log,
 	}
 	for _, p := range []*string{&bcfg.KeyFile, &bcfg.UsageFile} {
@@ -181,7 +198,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("adreswijzer: %w", err)
 	}
 	h.poolKeys = append(h.poolKeys, key)
-	be.Tune(bcfg.SessionIdle, bcfg.RedisTimeout)
+	be.Tune(bcfg)
 
 	parts := gateway.Parts{Keys: be.Keys, Limiter: be.Limiter, Meter: be.Meter, Log: h.log,
 		Redis: be.Redis, RedisPrefix: bcfg.RedisPrefix, RedisTimeout: bcfg.RedisTimeout}
@@ -293,8 +310,16 @@ func (h *Handler) Validate() error {
 			return fmt.Errorf("adreswijzer: plan %s: quota must be -1 (unlimited) or more", plan)
 		}
 	}
-	if h.UpstreamTimeout < 0 || h.AgentTimeout < 0 || h.RedisTimeout < 0 || h.SessionIdle < 0 {
+	if h.UpstreamTimeout < 0 || h.AgentTimeout < 0 || h.RedisTimeout < 0 || h.SessionIdle < 0 ||
+		h.StoreTimeout < 0 || h.KeyCacheTTL < 0 {
 		return errors.New("adreswijzer: durations must not be negative")
+	}
+	timeout := time.Duration(h.UpstreamTimeout)
+	if timeout == 0 {
+		timeout = defaultUpstreamTimeout
+	}
+	if h.StoreTimeout > 0 && time.Duration(h.StoreTimeout) >= timeout {
+		return errors.New("adreswijzer: store_timeout must be shorter than upstream_timeout, which bounds the whole request")
 	}
 	return nil
 }
@@ -309,6 +334,12 @@ func (h *Handler) Cleanup() error {
 		}
 	}
 	h.poolKeys = nil
+	if h.ops != nil {
+		h.ops.Close()
+	}
+	if h.gw != nil {
+		h.gw.Close()
+	}
 	return errors.Join(errs...)
 }
 
@@ -320,8 +351,18 @@ const maxPooledBuffer = 256 << 10
 
 // ServeHTTP applies the gateway's decision.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	clientIP, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
-	d, refusal := h.gw.Decide(r.Context(), r, clientIP)
+	clientCtx := r.Context()
+	// A person may be waiting on a data call: it must answer quickly or not at all, from
+	// its arrival, whatever it waits on (the key store, the usage totals, Redis, the
+	// workers). An agent's batch takes seconds.
+	timeout := h.timeout
+	if route, _ := gateway.Classify(r.Method, r.URL.Path); route == gateway.RouteAgent {
+		timeout = h.agentTimeout
+	}
+	ctx, cancel := context.WithTimeout(clientCtx, timeout)
+	defer cancel()
+	clientIP, _ := caddyhttp.GetVar(clientCtx, caddyhttp.ClientIPVarKey).(string)
+	d, refusal := h.gw.Decide(ctx, r, clientIP)
 	gateway.SetCORS(w.Header(), d)
 	if refusal != nil {
 		apierr.Write(w, refusal)
@@ -349,21 +390,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			hdr.Set("Content-Length", strconv.Itoa(len(e.Body)))
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(e.Body)
-			h.gw.Finish(r.Context(), d, http.StatusOK)
+			h.gw.Finish(clientCtx, d, http.StatusOK)
 			return nil
 		}
 		w.Header().Set(gateway.CacheHeader, "MISS")
 	}
 
-	clientCtx := r.Context()
-	// A person may be waiting on a data call: it must answer quickly or not at all. An
-	// agent's batch takes seconds.
-	timeout := h.timeout
-	if d.Route == gateway.RouteAgent {
-		timeout = h.agentTimeout
-	}
-	ctx, cancel := context.WithTimeout(clientCtx, timeout)
-	defer cancel()
 	r = r.WithContext(ctx)
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -388,7 +420,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			h.gw.Finish(clientCtx, d, http.StatusBadGateway)
 			// Not the error text: a transport error may quote the request URL, and with it the
 			// query.
-			h.log.Warn("upstream answer interrupted", "route", d.Route.String(), "status", status)
+			h.ops.Warn("upstream answer interrupted", "route", d.Route.String(), "status", status)
 			return nil
 		}
 		if clientCtx.Err() != nil {
@@ -407,7 +439,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			return err
 		default:
 			// Only the status, for the reason above.
-			h.log.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
+			h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
 		}
 		h.gw.Finish(clientCtx, d, refusal.Status)
 		// A failed attempt may have left the worker's headers; they do not describe this answer.

@@ -177,6 +177,13 @@ func TestCache(t *testing.T) {
 	if second.header.Get("X-Dataset-Version") != gatewaytest.VersionNL {
 		t.Errorf("hit without the dataset version header: %q", second.header.Get("X-Dataset-Version"))
 	}
+	// A hit concerns personal data just as much as the worker's own answer does.
+	for k, want := range map[string]string{"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+		"Content-Type": "application/json; charset=utf-8"} {
+		if got := second.header.Get(k); got != want {
+			t.Errorf("hit %s %q, want %q as on the worker's answer", k, got, want)
+		}
+	}
 	// The same query typed differently is the same entry.
 	if a := g.do(req{path: "/v1/nl/lookup?number=16&postcode=1381+cs", key: "live"}); a.header.Get("X-Cache") != "HIT" {
 		t.Errorf("normalised postcode: X-Cache %q", a.header.Get("X-Cache"))

@@ -92,6 +92,8 @@ func (g *Gateway) Store(d *Decision, h http.Header, body []byte) {
 	g.Cache.Put(d.Cache.Key(v), &cache.Entry{Header: keep, Body: append([]byte(nil), body...)})
 }
 
-// storedHeaders are the worker's headers that belong to the answer itself; CORS, caching
-// and connection headers are set per request.
-var storedHeaders = []string{"Content-Type", "Content-Language", versions.Header}
+// storedHeaders are the worker's headers that belong to the answer itself, including the
+// ones that keep browsers and proxies from storing or reinterpreting an answer about a
+// person's address; CORS and connection headers are set per request.
+var storedHeaders = []string{"Content-Type", "Content-Language", "Cache-Control",
+	"X-Content-Type-Options", versions.Header}

@@ -33,6 +33,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
@@ -124,6 +125,7 @@ type Parts struct {
 type Gateway struct {
 	cfg Config
 	Parts
+	ops *oplog.Throttle // lines that may come with every request during an outage
 }
 
 // New checks the configuration.
@@ -150,7 +152,7 @@ func New(cfg Config, p Parts) (*Gateway, error) {
 	if p.Log == nil {
 		p.Log = slog.Default()
 	}
-	g := &Gateway{cfg: cfg, Parts: p}
+	g := &Gateway{cfg: cfg, Parts: p, ops: oplog.New(p.Log, 0)}
 	for _, x := range p.Extensions {
 		if b, ok := x.(Binder); ok {
 			b.Bind(g)
@@ -161,6 +163,9 @@ func New(cfg Config, p Parts) (*Gateway, error) {
 
 // Config returns the effective configuration.
 func (g *Gateway) Config() Config { return g.cfg }
+
+// Close writes what the gateway's throttled log lines counted; the Parts stay open.
+func (g *Gateway) Close() { g.ops.Close() }
 
 // Decision is the outcome of Decide for a request that may go on.
 type Decision struct {
@@ -360,7 +365,8 @@ func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route
 		case errors.Is(err, keys.ErrNotFound):
 			return nil, apierr.Unauthorized()
 		case err != nil:
-			g.Log.Error("key store unavailable", "error", err)
+			// Neither the store nor the cache could tell (see keys.Cache): fail open, fast.
+			g.ops.Error("key store unavailable", "error", err)
 			return nil, apierr.Unavailable()
 		case !k.Active() || k.Kind != kind:
 			return nil, apierr.Unauthorized()
@@ -425,9 +431,9 @@ func (g *Gateway) charge(ctx context.Context, d *Decision, c usage.Charge, tag s
 		if ctx.Err() != nil {
 			return apierr.Unavailable()
 		}
-		// The durable store could not be read to start this month's count. A checkout must
-		// not stop for that: serve, uncounted, and say so in the log.
-		g.Log.Error("usage not counted", "route", d.Route.String(), "error", err)
+		// The meter counts on what it knows when its stores are away, so this is a fault of
+		// its own. A checkout must not stop for that: serve, uncounted, and say so.
+		g.ops.Error("usage not counted", "route", d.Route.String(), "error", err)
 		return nil
 	}
 	d.receipts = append(d.receipts, charge{tag: tag, r: rec})

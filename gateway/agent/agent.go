@@ -38,6 +38,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 )
@@ -89,6 +90,7 @@ type Extension struct {
 	limiter     *limits.Limiter
 	gw          *gateway.Gateway
 	log         *slog.Logger
+	ops         *oplog.Throttle // lines that may come with every request
 }
 
 // New checks the configuration. local is the limits' state without Redis, and their
@@ -131,7 +133,8 @@ func New(cfg Config, local *limits.Memory) (*Extension, error) {
 		Issuer: cfg.Issuer, Resource: cfg.Resource, JWKSURL: cfg.JWKSURL, AccountClaim: cfg.AccountClaim,
 		ResourceName: cfg.ResourceName, ResourceDocumentation: cfg.ResourceDocumentation, HTTPClient: cfg.HTTPClient,
 	}
-	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log}
+	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log,
+		ops: oplog.New(cfg.Log, 0)}
 	if cfg.Issuer != "" {
 		if x.verifier, err = oauth.NewVerifier(ocfg); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
@@ -174,6 +177,9 @@ func (x *Extension) Bind(g *gateway.Gateway) {
 		x.limiter = limits.New(store, x.cfg.Policy)
 	}
 }
+
+// Close writes what the extension's throttled log lines counted.
+func (x *Extension) Close() { x.ops.Close() }
 
 // MetadataURL is the URL of the protected-resource metadata, which every 401 of /mcp names.
 func (x *Extension) MetadataURL() string { return x.metadataURL }
@@ -242,7 +248,7 @@ func (x *Extension) Authenticate(ctx context.Context, _ *http.Request, route gat
 			return nil, false, apierr.InsufficientScope(oauth.ChallengeFor(x.metadataURL, err))
 		case http.StatusServiceUnavailable:
 			// The error names the authorization server's URLs, never the token.
-			x.log.Warn("agent token not verifiable", "error", err)
+			x.ops.Warn("agent token not verifiable", "error", err)
 			return nil, false, apierr.Unavailable()
 		}
 		e := apierr.Unauthorized()
@@ -297,13 +303,13 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 			return apierr.Unavailable() // the caller has gone
 		}
 		// Only a store without fallback fails; an agent is not stopped for that.
-		x.log.Error("agent limits not applied", "error", err)
+		x.ops.Error("agent limits not applied", "error", err)
 		return nil
 	}
 	if dec.Allowed {
 		return nil
 	}
-	x.log.Info("agent tool calls refused", "reason", string(dec.Reason), "calls", len(calls))
+	x.ops.Info("agent tool calls refused", "reason", string(dec.Reason), "calls", len(calls))
 	reply := rpcinspect.Refusal(req, r.Header.Get("MCP-Protocol-Version"), dec.Message)
 	if reply == nil || req.Batch && answered(req) < req.Messages {
 		// Nothing to answer a tool result to (notifications only), or a JSON-RPC batch that

@@ -37,7 +37,13 @@ type Config struct {
 	// KeyCacheTTL: how long a key looked up in Postgres is trusted (and so how long a
 	// revocation takes to reach every gateway).
 	KeyCacheTTL time.Duration
-	Log         *slog.Logger
+	// KeyMaxStale: how long past KeyCacheTTL a known key is still accepted while Postgres
+	// fails (negative: not at all).
+	KeyMaxStale time.Duration
+	// StoreTimeout bounds each wait of a request on Postgres (a key, an account's usage
+	// totals); beyond it the gateway decides on what it knows, or answers 503.
+	StoreTimeout time.Duration
+	Log          *slog.Logger
 }
 
 // Defaults.
@@ -46,10 +52,11 @@ const (
 	DefaultUsageFile    = "./var/usage.json"
 	DefaultRedisPrefix  = "aw:"
 	DefaultRedisTimeout = 50 * time.Millisecond
-	DefaultKeyCacheTTL  = 10 * time.Second
+	DefaultKeyCacheTTL  = keys.DefaultCacheTTL
+	DefaultKeyMaxStale  = keys.DefaultMaxStale
+	DefaultStoreTimeout = keys.DefaultLookupTimeout
 	DefaultSessionIdle  = 30 * time.Minute
 	localLimiterKeys    = 1 << 16
-	keyCacheSize        = 1 << 14
 )
 
 func (c *Config) defaults() {
@@ -73,6 +80,12 @@ func (c *Config) defaults() {
 	}
 	if c.KeyCacheTTL <= 0 {
 		c.KeyCacheTTL = DefaultKeyCacheTTL
+	}
+	if c.KeyMaxStale == 0 {
+		c.KeyMaxStale = DefaultKeyMaxStale
+	}
+	if c.StoreTimeout <= 0 {
+		c.StoreTimeout = DefaultStoreTimeout
 	}
 	if c.Log == nil {
 		c.Log = slog.Default()
@@ -101,7 +114,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 			return nil, err
 		}
 		b.db = db
-		b.Keys = keys.NewCache(db.Keys(), keyCacheSize, cfg.KeyCacheTTL)
+		b.Keys = keys.NewCache(db.Keys(), cfg.keyCache())
 		sink = db.Usage()
 	} else {
 		ks, err := keys.OpenFile(cfg.KeyFile)
@@ -128,7 +141,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	m, err := usage.NewMeter(usage.Config{
 		Sink: sink, Redis: b.Redis, Prefix: cfg.RedisPrefix, Timeout: cfg.RedisTimeout,
-		Retry: cfg.RedisRetry, SessionIdle: cfg.SessionIdle, Log: cfg.Log,
+		Retry: cfg.RedisRetry, SessionIdle: cfg.SessionIdle, StoreTimeout: cfg.StoreTimeout, Log: cfg.Log,
 	})
 	if err != nil {
 		b.Close()
@@ -202,12 +215,21 @@ func OpenKeys(ctx context.Context, databaseURL, keyFile string) (store keys.Stor
 	return ks, func() {}, nil
 }
 
+func (c Config) keyCache() keys.CacheConfig {
+	return keys.CacheConfig{TTL: c.KeyCacheTTL, MaxStale: c.KeyMaxStale, Timeout: c.StoreTimeout,
+		Retry: c.RedisRetry, Log: c.Log}
+}
+
 // Tune applies the settings a configuration reload may change to a Backend kept across
-// the reload.
-func (b *Backend) Tune(sessionIdle, redisTimeout time.Duration) {
-	b.Meter.Tune(sessionIdle, redisTimeout)
+// the reload: the session idle time, the time-outs, and the key cache's TTL and staleness.
+func (b *Backend) Tune(cfg Config) {
+	cfg.defaults()
+	b.Meter.Tune(cfg.SessionIdle, cfg.RedisTimeout, cfg.StoreTimeout)
 	if s, ok := b.Limiter.(*limit.Shared); ok {
-		s.Tune(redisTimeout)
+		s.Tune(cfg.RedisTimeout)
+	}
+	if c, ok := b.Keys.(*keys.Cache); ok {
+		c.Tune(cfg.keyCache())
 	}
 }
 

@@ -54,7 +54,7 @@ func TestOpenServices(t *testing.T) {
 	if _, ok := b.Limiter.(*limit.Shared); !ok || b.Redis == nil {
 		t.Errorf("limiter %T", b.Limiter)
 	}
-	b.Tune(time.Minute, 80*time.Millisecond)
+	b.Tune(Config{SessionIdle: time.Minute, RedisTimeout: 80 * time.Millisecond, StoreTimeout: 100 * time.Millisecond})
 	// A Redis that does not answer is no reason to fail; a bad URL is.
 	if _, err := Open(context.Background(), Config{KeyFile: filepath.Join(t.TempDir(), "k"), UsageFile: filepath.Join(t.TempDir(), "u"),
 		RedisURL: "redis://127.0.0.1:1"}); err != nil {

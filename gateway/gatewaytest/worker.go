@@ -291,7 +291,10 @@ func (w *Worker) validate(rw http.ResponseWriter, param func(string) string) {
 
 func writeJSON(rw http.ResponseWriter, status int, version string, v any) {
 	b, _ := json.Marshal(v)
-	rw.Header().Set("Content-Type", "application/json")
+	// The headers the real worker sets on every answer (worker/httpapi).
+	rw.Header().Set("Content-Type", "application/json; charset=utf-8")
+	rw.Header().Set("Cache-Control", "no-store")
+	rw.Header().Set("X-Content-Type-Options", "nosniff")
 	if version != "" {
 		rw.Header().Set("X-Dataset-Version", version)
 	}

@@ -207,7 +207,7 @@ func TestCache(t *testing.T) {
 	k, secret, _ := New(Options{Kind: Live, Account: "a"}, time.Now())
 	_ = fs.Create(ctx, k)
 	cs := &countingStore{Store: fs}
-	c := NewCache(cs, 100, time.Minute)
+	c := NewCache(cs, CacheConfig{Size: 100, TTL: time.Minute})
 	for range 3 {
 		if _, err := c.Lookup(ctx, HashOf(secret)); err != nil {
 			t.Fatal(err)

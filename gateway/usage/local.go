@@ -1,7 +1,6 @@
 package usage
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -10,7 +9,7 @@ import (
 // fallback of one with Redis while Redis is unavailable.
 type local struct {
 	mu        sync.Mutex
-	totals    map[acctMonth]*Totals
+	totals    map[acctMonth]*tally
 	sessions  map[string]time.Time // account + "\x00" + sessionId → expiry
 	daily     map[string]int       // key id → calls today
 	dailyDay  string
@@ -19,9 +18,18 @@ type local struct {
 
 type acctMonth struct{ account, month string }
 
+// tally is an account's month as this process knows it.
+type tally struct {
+	Totals
+	// seeded: the totals include the durable ones. Until they are read, the account is
+	// counted from what this process knew, a lower bound that still refuses an account
+	// known to be over its quota.
+	seeded bool
+}
+
 func newLocal() *local {
 	return &local{
-		totals:   map[acctMonth]*Totals{},
+		totals:   map[acctMonth]*tally{},
 		sessions: map[string]time.Time{},
 		daily:    map[string]int{},
 	}
@@ -29,38 +37,44 @@ func newLocal() *local {
 
 func sessionKey(account, session string) string { return account + "\x00" + session }
 
-// forget drops the running totals so that they are read again from the durable sink: when
-// Redis goes down, its totals may be ahead of what this process last saw.
+// forget marks the running totals as needing the durable sink again: when Redis goes down,
+// its totals may be ahead of what this process last saw. They are kept meanwhile, as a lower
+// bound.
 func (l *local) forget() {
 	l.mu.Lock()
-	clear(l.totals)
+	for _, t := range l.totals {
+		t.seeded = false
+	}
 	l.mu.Unlock()
 }
 
-// charge applies the rules. seed loads the account's month when it is not in memory; it
-// is called without the lock held, because it may read a database.
-func (l *local) charge(ctx context.Context, c Charge, month string, now time.Time, idle time.Duration,
-	seed func(context.Context, string, string) (Totals, error)) (Receipt, error) {
-	k := acctMonth{c.Account, month}
+// seeded reports whether k's totals include the durable ones.
+func (l *local) seeded(k acctMonth) bool {
 	l.mu.Lock()
-	_, loaded := l.totals[k]
-	l.mu.Unlock()
-	if !loaded {
-		t, err := seed(ctx, c.Account, month)
-		if err != nil {
-			return Receipt{}, err
-		}
-		l.mu.Lock()
-		if _, ok := l.totals[k]; !ok {
-			l.totals[k] = &t
-		}
-		l.mu.Unlock()
-	}
+	defer l.mu.Unlock()
+	t, ok := l.totals[k]
+	return ok && t.seeded
+}
 
+// installLocked sets k's totals to what the durable sink and this process's unflushed
+// changes add up to. l.mu must be held, so that no charge is noted meanwhile.
+func (l *local) installLocked(k acctMonth, t Totals) {
+	l.totals[k] = &tally{Totals: t, seeded: true}
+}
+
+// charge applies the rules. It never waits: an account whose totals were not read is
+// counted on what is known (see tally). note is called with the receipt under the lock, so
+// that a read of the durable totals sees every charge either in the totals or in the notes.
+func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration, note func(Receipt)) (Receipt, error) {
+	k := acctMonth{c.Account, month}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sweep(now, idle)
-	t := l.totals[k]
+	t, ok := l.totals[k]
+	if !ok {
+		t = &tally{}
+		l.totals[k] = t
+	}
 	sk := ""
 	open := false
 	if c.Session != "" {
@@ -80,14 +94,17 @@ func (l *local) charge(ctx context.Context, c Charge, month string, now time.Tim
 	case opens || open:
 		l.sessions[sk] = now.Add(idle) // opened, or kept open for another idle time
 	}
-	return Receipt{account: c.Account, month: month, session: c.Session,
-		Units: units, loose: loose, opened: opens, closed: closes}, nil
+	r := Receipt{account: c.Account, month: month, session: c.Session,
+		Units: units, loose: loose, opened: opens, closed: closes}
+	note(r)
+	return r, nil
 }
 
-// refund undoes a receipt applied here.
-func (l *local) refund(r Receipt, now time.Time, idle time.Duration) {
+// refund undoes a receipt applied here; note as for charge.
+func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(Receipt)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	note(r)
 	if t, ok := l.totals[acctMonth{r.account, r.month}]; ok {
 		t.Verifications -= int64(r.Units)
 		t.SuggestCalls -= int64(r.loose)
@@ -128,13 +145,13 @@ func (l *local) countDaily(key string, limit int, now time.Time) bool {
 	return l.daily[key] <= limit
 }
 
-// used returns the totals in memory, if loaded.
+// used returns the totals in memory, if they include the durable ones.
 func (l *local) used(account, month string) (Totals, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t, ok := l.totals[acctMonth{account, month}]
-	if !ok {
+	if !ok || !t.seeded {
 		return Totals{}, false
 	}
-	return *t, true
+	return t.Totals, true
 }

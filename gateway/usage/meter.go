@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/adreswijzer/adreswijzer/gateway/breaker"
+	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 )
 
 // Config of a Meter.
@@ -32,44 +33,82 @@ type Config struct {
 	SessionIdle time.Duration
 	// FlushEvery is how often deltas go to the sink.
 	FlushEvery time.Duration
-	Log        *slog.Logger
+	// StoreTimeout is the longest a call waits for an account's durable totals, read from
+	// the sink when the account is first counted in this process or in Redis. Beyond it the
+	// call is counted on what is known and the totals join in when they come: a checkout
+	// does not wait on the billing database.
+	StoreTimeout time.Duration
+	Log          *slog.Logger
 }
+
+// DefaultStoreTimeout leaves most of a request's budget to the workers.
+const DefaultStoreTimeout = 250 * time.Millisecond
+
+// seedTimeout bounds a read of durable totals that goes on in the background after the
+// calls waiting for it gave up; longer than StoreTimeout, so that a slow but working sink
+// (a database recovering) still delivers.
+const seedTimeout = 2 * time.Second
 
 // Meter counts. Create one per process and sink; Close flushes.
 type Meter struct {
 	cfg     Config
 	local   *local
 	shared  *shared
-	breaker *breaker.Breaker
+	breaker *breaker.Breaker // Redis
+	store   *breaker.Breaker // the durable sink
+	ops     *oplog.Throttle
 	now     func() time.Time
+
+	// sinkMu is held for writing while a batch is on its way to the sink, and for reading
+	// while durable totals are read, so that a read never misses a batch that has left
+	// pending but not arrived.
+	sinkMu sync.RWMutex
 
 	pendMu  sync.Mutex
 	pending map[acctMonth]Totals // not yet in the sink
 	debt    map[acctMonth]Totals // counted locally while Redis was away, not yet in Redis
+	debtGen uint64               // changes when replayDebt takes the debt
+
+	seedMu sync.Mutex
+	seeds  map[acctMonth]*seed // reads of durable totals under way
 
 	// redisRun is the run id of the Redis last talked to (see replayDebt).
 	redisRun atomic.Value
 
 	// Tunables that a configuration reload may change while the Meter lives on.
-	idle    atomic.Int64
-	timeout atomic.Int64
+	idle      atomic.Int64
+	timeout   atomic.Int64
+	storeWait atomic.Int64
 
 	stop chan struct{}
 	done chan struct{}
 }
 
-// Tune changes the session idle time and the Redis timeout of a running Meter.
-func (m *Meter) Tune(sessionIdle, timeout time.Duration) {
+// seed is a read of an account's durable totals that calls may wait on together.
+type seed struct {
+	done    chan struct{}
+	started time.Time
+	redis   bool  // also start the month in Redis with them (under seedMu)
+	err     error // set before done is closed
+}
+
+// Tune changes the session idle time, the Redis timeout and the store timeout of a running
+// Meter; zero keeps a value.
+func (m *Meter) Tune(sessionIdle, redisTimeout, storeTimeout time.Duration) {
 	if sessionIdle > 0 {
 		m.idle.Store(int64(sessionIdle))
 	}
-	if timeout > 0 {
-		m.timeout.Store(int64(timeout))
+	if redisTimeout > 0 {
+		m.timeout.Store(int64(redisTimeout))
+	}
+	if storeTimeout > 0 {
+		m.storeWait.Store(int64(storeTimeout))
 	}
 }
 
 func (m *Meter) sessionIdle() time.Duration  { return time.Duration(m.idle.Load()) }
 func (m *Meter) redisTimeout() time.Duration { return time.Duration(m.timeout.Load()) }
+func (m *Meter) storeTimeout() time.Duration { return time.Duration(m.storeWait.Load()) }
 
 // NewMeter starts the flusher.
 func NewMeter(cfg Config) (*Meter, error) {
@@ -88,15 +127,21 @@ func NewMeter(cfg Config) (*Meter, error) {
 	if cfg.FlushEvery <= 0 {
 		cfg.FlushEvery = time.Second
 	}
+	if cfg.StoreTimeout <= 0 {
+		cfg.StoreTimeout = DefaultStoreTimeout
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
 	m := &Meter{
 		cfg:     cfg,
 		local:   newLocal(),
+		store:   breaker.New("usage store", cfg.Retry, cfg.Log),
+		ops:     oplog.New(cfg.Log, 0),
 		now:     time.Now,
 		pending: map[acctMonth]Totals{},
 		debt:    map[acctMonth]Totals{},
+		seeds:   map[acctMonth]*seed{},
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -109,68 +154,177 @@ func NewMeter(cfg Config) (*Meter, error) {
 		}
 		cancel()
 	}
-	m.Tune(cfg.SessionIdle, cfg.Timeout)
+	m.Tune(cfg.SessionIdle, cfg.Timeout, cfg.StoreTimeout)
 	go m.flushLoop()
 	return m, nil
 }
 
-// Charge counts one call, or returns ErrQuota and counts nothing.
+// Charge counts one call, or returns ErrQuota and counts nothing. It waits on Redis for
+// at most the Redis timeout and on the durable sink for at most the store timeout, and not
+// at all while either is known to be failing.
 func (m *Meter) Charge(ctx context.Context, c Charge) (Receipt, error) {
 	now := m.now()
 	month := Month(now)
+	k := acctMonth{c.Account, month}
 	if m.useShared(ctx, now) {
 		r, err := m.chargeShared(ctx, c, month)
-		if err == nil || errors.Is(err, ErrQuota) {
-			if err == nil {
-				m.record(r, 1)
-			}
+		if errors.Is(err, errNeedSeed) && m.awaitSeed(ctx, k, true) {
+			// First charge of the month in Redis (or Redis lost its data): Redis now starts
+			// from the durable totals.
+			r, err = m.chargeShared(ctx, c, month)
+		}
+		switch {
+		case err == nil:
+			m.record(r, 1)
+			return r, nil
+		case errors.Is(err, ErrQuota):
 			return r, err
-		}
-		if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return Receipt{}, ctx.Err()
-		}
-		if m.breaker.Fail(now, err) {
-			m.local.forget()
+		case errors.Is(err, errNeedSeed):
+			// The durable totals are slow to come: counted here, and added to Redis's once
+			// they are in (see runSeed).
+		default:
+			if m.breaker.Fail(now, err) {
+				m.local.forget()
+			}
 		}
 	}
-	r, err := m.local.charge(ctx, c, month, now, m.sessionIdle(), m.seed)
-	if err != nil {
-		return r, err
+	if !m.local.seeded(k) {
+		m.awaitSeed(ctx, k, false)
 	}
-	m.record(r, 1)
-	return r, nil
+	return m.local.charge(c, month, now, m.sessionIdle(), m.noteCharge)
 }
+
+func (m *Meter) noteCharge(r Receipt) { m.record(r, 1) }
+func (m *Meter) noteRefund(r Receipt) { m.record(r, -1) }
 
 func (m *Meter) chargeShared(ctx context.Context, c Charge, month string) (Receipt, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.redisTimeout())
 	defer cancel()
-	r, err := m.shared.charge(cctx, c, month, m.sessionIdle(), nil)
-	if !errors.Is(err, errNeedSeed) {
-		return r, err
-	}
-	// First charge of the month in Redis (or Redis lost its data): start from the durable
-	// totals. Reading them may take longer than a Redis call; it happens once per account
-	// and month.
-	t, err := m.seed(ctx, c.Account, month)
-	if err != nil {
-		return Receipt{}, err
-	}
-	cctx2, cancel2 := context.WithTimeout(ctx, m.redisTimeout())
-	defer cancel2()
-	return m.shared.charge(cctx2, c, month, m.sessionIdle(), &t)
+	return m.shared.charge(cctx, c, month, m.sessionIdle())
 }
 
-// seed reads the durable totals plus what this process has not flushed yet.
-func (m *Meter) seed(ctx context.Context, account, month string) (Totals, error) {
-	t, err := m.cfg.Sink.Get(ctx, account, month)
+// awaitSeed starts reading k's durable totals (or joins the read under way) and waits for
+// them, up to the store timeout from the start of the read. It reports whether they are in
+// (in the local totals, and in Redis when redis is set). It does not wait while the sink is
+// known to fail, apart from one probe per retry interval: the call is then counted on what
+// is known, and the read, once it succeeds, corrects the totals.
+func (m *Meter) awaitSeed(ctx context.Context, k acctMonth, redis bool) bool {
+	now := m.now()
+	s := m.startSeed(k, redis, now)
+	if s == nil {
+		return false
+	}
+	wait := m.storeTimeout() - now.Sub(s.started)
+	if wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-s.done:
+		return s.err == nil
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (m *Meter) startSeed(k acctMonth, redis bool, now time.Time) *seed {
+	m.seedMu.Lock()
+	defer m.seedMu.Unlock()
+	if s, ok := m.seeds[k]; ok {
+		s.redis = s.redis || redis
+		return s
+	}
+	if !m.store.Use(now) {
+		return nil
+	}
+	s := &seed{done: make(chan struct{}), started: now, redis: redis}
+	m.seeds[k] = s
+	go m.runSeed(k, s)
+	return s
+}
+
+// runSeed reads k's durable totals into the local totals and, when asked, starts the month
+// in Redis with them.
+func (m *Meter) runSeed(k acctMonth, s *seed) {
+	ctx, cancel := context.WithTimeout(context.Background(), seedTimeout)
+	defer cancel()
+	t, debt, gen, err := m.readDurable(ctx, k)
 	if err != nil {
-		return Totals{}, fmt.Errorf("usage of account: %w", err)
+		m.store.Fail(m.now(), err)
+	} else {
+		m.store.Succeed()
+	}
+	m.seedMu.Lock()
+	redis := s.redis
+	m.seedMu.Unlock()
+	if err == nil && redis && m.shared != nil {
+		err = m.startShared(k, t, debt, gen)
+	}
+	m.seedMu.Lock()
+	delete(m.seeds, k)
+	s.err = err
+	m.seedMu.Unlock()
+	close(s.done)
+}
+
+// readDurable returns k's durable totals plus what this process has not flushed yet, and
+// makes them k's local totals. It is exact: no batch is on its way to the sink meanwhile
+// (sinkMu), and local charges are noted under the lock under which the totals are set. It
+// also returns the part of the debt to Redis that the totals include, and the debt's
+// generation.
+func (m *Meter) readDurable(ctx context.Context, k acctMonth) (t, debt Totals, gen uint64, err error) {
+	m.sinkMu.RLock()
+	defer m.sinkMu.RUnlock()
+	t, err = m.cfg.Sink.Get(ctx, k.account, k.month)
+	if err != nil {
+		return Totals{}, Totals{}, 0, fmt.Errorf("usage of account: %w", err)
+	}
+	m.local.mu.Lock()
+	m.pendMu.Lock()
+	t.add(m.pending[k])
+	debt, gen = m.debt[k], m.debtGen
+	m.pendMu.Unlock()
+	m.local.installLocked(k, t)
+	m.local.mu.Unlock()
+	return t, debt, gen, nil
+}
+
+// startShared starts k's month in Redis with the durable totals t, unless another gateway
+// did first, and then adds what was counted here meanwhile and is not in t.
+func (m *Meter) startShared(k acctMonth, t, inSeed Totals, gen uint64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*m.redisTimeout())
+	defer cancel()
+	started, err := m.shared.start(ctx, k.account, k.month, t)
+	if err != nil {
+		m.breaker.Fail(m.now(), err)
+		return err
 	}
 	m.pendMu.Lock()
-	p := m.pending[acctMonth{account, month}]
+	rest := m.debt[k]
+	if started && gen == m.debtGen {
+		// Those are in t. When another gateway started the month, it read the sink before
+		// this process flushed them, most likely: they are added.
+		rest.add(Totals{Verifications: -inSeed.Verifications, SuggestCalls: -inSeed.SuggestCalls})
+	}
+	delete(m.debt, k)
 	m.pendMu.Unlock()
-	t.add(p)
-	return t, nil
+	if rest == (Totals{}) {
+		return nil
+	}
+	if err := m.shared.add(ctx, map[acctMonth]Totals{k: rest}); err != nil {
+		m.pendMu.Lock()
+		q := m.debt[k]
+		q.add(rest)
+		m.debt[k] = q
+		m.pendMu.Unlock()
+		return err
+	}
+	return nil
 }
 
 // record notes a change for the sink, and for Redis when it was made locally.
@@ -225,6 +379,7 @@ func (m *Meter) replayDebt(ctx context.Context) error {
 	m.pendMu.Lock()
 	debt := m.debt
 	m.debt = map[acctMonth]Totals{}
+	m.debtGen++
 	m.pendMu.Unlock()
 	last, _ := m.redisRun.Swap(id).(string)
 	if len(debt) == 0 || (last != "" && last != id) {
@@ -264,8 +419,7 @@ func (m *Meter) Refund(ctx context.Context, r Receipt) {
 		m.record(r, -1)
 		return
 	}
-	m.local.refund(r, now, m.sessionIdle())
-	m.record(r, -1)
+	m.local.refund(r, now, m.sessionIdle(), m.noteRefund)
 }
 
 // CountDaily counts one call of a capped (test) key and reports whether it is within the
@@ -298,7 +452,8 @@ func (m *Meter) Used(ctx context.Context, account string, t time.Time) (Totals, 
 	} else if tot, ok := m.local.used(account, month); ok {
 		return tot, nil
 	}
-	return m.seed(ctx, account, month)
+	tot, _, _, err := m.readDurable(ctx, acctMonth{account, month})
+	return tot, err
 }
 
 // Degraded reports whether counting is local because Redis is away.
@@ -315,7 +470,7 @@ func (m *Meter) flushLoop() {
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			if err := m.Flush(ctx); err != nil {
-				m.cfg.Log.Error("usage flush failed, will retry", "error", err)
+				m.ops.Error("usage flush failed, will retry", "error", err)
 			}
 			cancel()
 		}
@@ -324,6 +479,8 @@ func (m *Meter) flushLoop() {
 
 // Flush writes pending deltas to the sink. On failure they stay pending.
 func (m *Meter) Flush(ctx context.Context) error {
+	m.sinkMu.Lock()
+	defer m.sinkMu.Unlock()
 	m.pendMu.Lock()
 	if len(m.pending) == 0 {
 		m.pendMu.Unlock()
@@ -349,8 +506,10 @@ func (m *Meter) Flush(ctx context.Context) error {
 			m.pending[k] = p
 		}
 		m.pendMu.Unlock()
+		m.store.Fail(m.now(), err)
 		return fmt.Errorf("flush %d usage deltas: %w", len(deltas), err)
 	}
+	m.store.Succeed()
 	return nil
 }
 
@@ -363,6 +522,7 @@ func (m *Meter) Close() error {
 	}
 	close(m.stop)
 	<-m.done
+	defer m.ops.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return m.Flush(ctx)

@@ -35,16 +35,11 @@ const usageTTL = 45 * 24 * time.Hour
 
 // chargeScript is decide() in Lua, applied atomically with the quota check.
 // KEYS: usage hash, session key. ARGV: call (l|s|v), has session (0|1), quota (-1 =
-// unlimited), idle ms, seed verifications (-1 = unknown), seed suggest calls, usage TTL ms,
-// units of a call without a session (Charge.Units, at least 1).
+// unlimited), idle ms, units of a call without a session (Charge.Units, at least 1).
 // Returns {status, units, loose, opened, closed}; status 0 ok, 1 quota used up, 2 the month
-// is not in Redis and needs a seed from the durable sink.
+// is not in Redis and must be started from the durable sink first (startScript).
 var chargeScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  if tonumber(ARGV[5]) < 0 then return {2, 0, 0, 0, 0} end
-  redis.call('HSET', KEYS[1], 'v', ARGV[5], 's', ARGV[6])
-  redis.call('PEXPIRE', KEYS[1], ARGV[7])
-end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {2, 0, 0, 0, 0} end
 local call = ARGV[1]
 local units, loose, opened, closed = 0, 0, 0, 0
 local open = 0
@@ -60,7 +55,7 @@ elseif call == 's' then
   loose = 1
   if tonumber(redis.call('HGET', KEYS[1], 's') or '0') % 10 == 0 then units = 1 end
 else
-  units = tonumber(ARGV[8])
+  units = tonumber(ARGV[5])
 end
 local quota = tonumber(ARGV[3])
 if units > 0 and quota >= 0 and tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + units > quota then
@@ -74,6 +69,16 @@ elseif opened == 1 or open == 1 then
   redis.call('SET', KEYS[2], '1', 'PX', ARGV[4])
 end
 return {0, units, loose, opened, closed}
+`)
+
+// startScript starts a month with the durable totals, unless another gateway did first.
+// KEYS: usage hash. ARGV: verifications, suggest calls, usage TTL ms. Returns 1 when it
+// started the month.
+var startScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
 `)
 
 // addScript adds to a month's totals only when Redis has them; otherwise the next charge
@@ -95,21 +100,17 @@ var errNeedSeed = errors.New("month not in redis")
 
 var callCode = map[Call]string{Lookup: "l", Suggest: "s", Validate: "v"}
 
-func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.Duration, seed *Totals) (Receipt, error) {
+func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.Duration) (Receipt, error) {
 	has := "0"
 	if c.Session != "" {
 		has = "1"
-	}
-	seedV, seedS := int64(-1), int64(0)
-	if seed != nil {
-		seedV, seedS = seed.Verifications, seed.SuggestCalls
 	}
 	sk := s.prefix + "nosession"
 	if c.Session != "" {
 		sk = s.sessionKey(c.Account, c.Session)
 	}
 	res, err := chargeScript.Run(ctx, s.rdb, []string{s.usageKey(c.Account, month), sk},
-		callCode[c.Call], has, c.Quota, idle.Milliseconds(), seedV, seedS, usageTTL.Milliseconds(), max(c.Units, 1)).Int64Slice()
+		callCode[c.Call], has, c.Quota, idle.Milliseconds(), max(c.Units, 1)).Int64Slice()
 	if err != nil {
 		return Receipt{}, fmt.Errorf("usage charge in redis: %w", err)
 	}
@@ -124,6 +125,17 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 	}
 	return Receipt{account: c.Account, month: month, session: c.Session, Units: int(res[1]), loose: int(res[2]),
 		opened: res[3] == 1, closed: res[4] == 1, shared: true}, nil
+}
+
+// start starts a month with the durable totals t, and reports whether it did (false: the
+// month was there already).
+func (s *shared) start(ctx context.Context, account, month string, t Totals) (bool, error) {
+	n, err := startScript.Run(ctx, s.rdb, []string{s.usageKey(account, month)},
+		t.Verifications, t.SuggestCalls, usageTTL.Milliseconds()).Int64()
+	if err != nil {
+		return false, fmt.Errorf("usage start in redis: %w", err)
+	}
+	return n == 1, nil
 }
 
 func (s *shared) refund(ctx context.Context, r Receipt, idle time.Duration) error {
