@@ -79,6 +79,33 @@ func (t *Tracker) Set(c adreswijzer.Country, v string) bool {
 	return old == nil || *old != v
 }
 
+// Mark is the state of one country at a moment, for SetSince.
+type Mark struct{ p *string }
+
+// Mark returns the state of c now.
+func (t *Tracker) Mark(c adreswijzer.Country) Mark {
+	if p, ok := t.current[c]; ok {
+		return Mark{p.Load()}
+	}
+	return Mark{}
+}
+
+// SetSince is Set for a version read while answers kept arriving: it takes v only when
+// nothing changed c since m. A health round takes a while, and an answer of a newly
+// activated dataset observed meanwhile is newer news than what the round read before it;
+// setting the round's older version would serve cached answers of a replaced dataset. A
+// real rollback is still followed, by the next round.
+func (t *Tracker) SetSince(c adreswijzer.Country, m Mark, v string) bool {
+	p, ok := t.current[c]
+	if !ok || v == "" {
+		return false
+	}
+	if m.p != nil && *m.p == v {
+		return false
+	}
+	return p.CompareAndSwap(m.p, &v)
+}
+
 // newer reports whether v should replace cur: its newest date is later, or the same (the
 // later observation wins), or either cannot be read (then any change is news).
 func newer(v, cur string) bool {
@@ -159,6 +186,10 @@ func (p *Poller) run() {
 // that version is set (so a rollback is followed); when they disagree (an update in
 // progress), the newest one is taken.
 func (p *Poller) Poll(ctx context.Context) {
+	marks := map[adreswijzer.Country]Mark{}
+	for _, c := range adreswijzer.Countries {
+		marks[c] = p.tracker.Mark(c)
+	}
 	seen := map[adreswijzer.Country]map[string]bool{}
 	for _, u := range p.urls {
 		h, err := p.fetch(ctx, u)
@@ -187,7 +218,7 @@ func (p *Poller) Poll(ctx context.Context) {
 	for c, vs := range seen {
 		if len(vs) == 1 {
 			for v := range vs {
-				if p.tracker.Set(c, v) {
+				if p.tracker.SetSince(c, marks[c], v) {
 					p.log.Info("dataset version changed", "country", string(c), "version", v)
 				}
 			}

@@ -96,6 +96,18 @@ func TestPoll(t *testing.T) {
 	if tr.Current(adreswijzer.NL) != "bag:2026-11-08" {
 		t.Errorf("rollback: %q", tr.Current(adreswijzer.NL))
 	}
+	// An answer of a new dataset observed while a round was reading the old one from every
+	// worker: the round must not take the tracker back.
+	mark := tr.Mark(adreswijzer.NL)
+	tr.Observe(adreswijzer.NL, "bag:2026-11-23")
+	if tr.SetSince(adreswijzer.NL, mark, "bag:2026-11-08") || tr.Current(adreswijzer.NL) != "bag:2026-11-23" {
+		t.Errorf("a round older than an observation set the version back: %q", tr.Current(adreswijzer.NL))
+	}
+	// The next round, with nothing observed meanwhile, follows what the workers agree on.
+	p.Poll(ctx)
+	if tr.Current(adreswijzer.NL) != "bag:2026-11-08" {
+		t.Errorf("rollback after an observation: %q", tr.Current(adreswijzer.NL))
+	}
 	if _, err := HealthURL("ftp://x"); err == nil {
 		t.Error("bad worker URL accepted")
 	}
