@@ -49,11 +49,25 @@ bench: build
 	@mkdir -p $(ARTIFACTS)
 	$(GO) run ./bench/cmd/bench -out $(ARTIFACTS)/bench.json $(BENCH_ARGS)
 
-# A minute of each fuzzer (parsers of what people type and of register files).
+# Each fuzzer for FUZZTIME (default a minute): the parsers of what people type, of register
+# files and snapshots, of agent requests, and the matching engine and form core behind them.
+FUZZTIME ?= 60s
+FUZZERS := \
+	.:FuzzNormalizePostcode .:FuzzParseHouseNumber .:FuzzParseAddressLine \
+	./store/internal/xmlscan:FuzzTokens \
+	./store/bag:FuzzReader ./store/bag:FuzzReaderMatchesEncodingXML \
+	./store/best:FuzzSplitHouseNumber ./store/best:FuzzXMLAddresses ./store/best:FuzzLayoutAddresses \
+	./store/best:FuzzOfficialCSV ./store/best:FuzzXMLReadersAgree \
+	./store/memory:FuzzReadSnapshot \
+	./worker/match:FuzzValidate ./worker/carrier:FuzzFields ./worker/agent:FuzzSplitFreeForm \
+	./gateway/agent/rpcinspect:FuzzInspect \
+	./wasm/form:FuzzParse ./wasm/form:FuzzQuoted ./wasm/form:FuzzEvents
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzNormalizePostcode -fuzztime 60s .
-	$(GO) test -run '^$$' -fuzz FuzzParseHouseNumber -fuzztime 60s .
-	$(GO) test -run '^$$' -fuzz FuzzParseAddressLine -fuzztime 60s .
+	@set -e; for f in $(FUZZERS); do \
+		echo "fuzz $${f#*:} in $${f%%:*}"; \
+		$(GO) test -run '^$$' -fuzz "^$${f#*:}$$" -fuzztime $(FUZZTIME) "$${f%%:*}"; \
+	done
 
 clean:
 	rm -rf bin $(WASM) $(ARTIFACTS)
