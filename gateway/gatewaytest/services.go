@@ -201,3 +201,27 @@ func (s *RedisServer) Keys(pattern string) []string {
 	}
 	return ks
 }
+
+// Within runs f and fails the test when it has not returned after limit: a request must
+// never wait on a failing store beyond its timeout, and a hung call must not hang the test.
+func Within[T any](t testing.TB, limit time.Duration, f func() (T, error)) (T, error, time.Duration) {
+	t.Helper()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err, time.Since(start)
+	case <-time.After(limit):
+		t.Fatalf("still waiting on the store after %v", limit)
+		var zero T
+		return zero, nil, 0
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 )
 
 // remote stands for the Postgres key store: it answers, fails at once (refused
@@ -75,23 +77,7 @@ func (c *clock) add(d time.Duration) {
 // request is never to wait on the store beyond the timeout.
 func lookupWithin(t *testing.T, c *Cache, h Hash, limit time.Duration) (*Key, error, time.Duration) {
 	t.Helper()
-	type result struct {
-		k   *Key
-		err error
-	}
-	done := make(chan result, 1)
-	start := time.Now()
-	go func() {
-		k, err := c.Lookup(context.Background(), h)
-		done <- result{k, err}
-	}()
-	select {
-	case r := <-done:
-		return r.k, r.err, time.Since(start)
-	case <-time.After(limit):
-		t.Fatalf("lookup still waiting on the store after %v", limit)
-		return nil, nil, 0
-	}
+	return gatewaytest.Within(t, limit, func() (*Key, error) { return c.Lookup(context.Background(), h) })
 }
 
 // A store that hangs holds no request beyond the timeout, even when the request has no

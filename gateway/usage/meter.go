@@ -316,15 +316,23 @@ func (m *Meter) startShared(k acctMonth, t, inSeed Totals, gen uint64) error {
 	if rest == (Totals{}) {
 		return nil
 	}
-	if err := m.shared.add(ctx, map[acctMonth]Totals{k: rest}); err != nil {
-		m.pendMu.Lock()
-		q := m.debt[k]
-		q.add(rest)
-		m.debt[k] = q
-		m.pendMu.Unlock()
-		return err
+	return m.addShared(ctx, map[acctMonth]Totals{k: rest})
+}
+
+// addShared adds counts to Redis; what Redis did not take stays owed, for the next replay.
+func (m *Meter) addShared(ctx context.Context, counts map[acctMonth]Totals) error {
+	err := m.shared.add(ctx, counts)
+	if err == nil {
+		return nil
 	}
-	return nil
+	m.pendMu.Lock()
+	for k, t := range counts {
+		q := m.debt[k]
+		q.add(t)
+		m.debt[k] = q
+	}
+	m.pendMu.Unlock()
+	return err
 }
 
 // record notes a change for the sink, and for Redis when it was made locally.
@@ -385,17 +393,7 @@ func (m *Meter) replayDebt(ctx context.Context) error {
 	if len(debt) == 0 || (last != "" && last != id) {
 		return nil
 	}
-	if err := m.shared.add(cctx, debt); err != nil {
-		m.pendMu.Lock()
-		for k, t := range debt {
-			q := m.debt[k]
-			q.add(t)
-			m.debt[k] = q
-		}
-		m.pendMu.Unlock()
-		return err
-	}
-	return nil
+	return m.addShared(cctx, debt)
 }
 
 // Refund undoes a charge whose call was not answered. It does not fail: a refund that

@@ -90,23 +90,7 @@ func newFrozenSink(t *testing.T, account string, durable int64) *frozenSink {
 // chargeWithin charges and fails the test when the charge has not returned after limit.
 func chargeWithin(t *testing.T, m *Meter, c Charge, limit time.Duration) (Receipt, error, time.Duration) {
 	t.Helper()
-	type result struct {
-		r   Receipt
-		err error
-	}
-	done := make(chan result, 1)
-	start := time.Now()
-	go func() {
-		r, err := m.Charge(context.Background(), c)
-		done <- result{r, err}
-	}()
-	select {
-	case res := <-done:
-		return res.r, res.err, time.Since(start)
-	case <-time.After(limit):
-		t.Fatalf("charge still waiting on the usage store after %v", limit)
-		return Receipt{}, nil, 0
-	}
+	return gatewaytest.Within(t, limit, func() (Receipt, error) { return m.Charge(context.Background(), c) })
 }
 
 // The durable sink hangs when an account is first counted: the call waits at most the store
