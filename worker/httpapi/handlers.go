@@ -161,46 +161,32 @@ func checkTypeahead(w http.ResponseWriter, in *typeaheadInput) (*typeahead, *che
 	return t, c
 }
 
-func (h *Handler) suggestGET(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	h.suggest(w, r, typeaheadQuery(r))
-}
-
-func (h *Handler) suggestPOST(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	if in, ok := typeaheadBody(w, r); ok {
-		h.suggest(w, r, in)
+// typeaheadRoute is the route of suggest or autocomplete, which take the same parameters,
+// by query string (GET) or body (POST), and differ only in what they compute.
+func typeaheadRoute[T any](h *Handler, pattern string, compute func(context.Context, typeahead) (T, error),
+	finish func(*T) *adreswijzer.Meta) *route {
+	answer := func(w http.ResponseWriter, r *http.Request, in *typeaheadInput) {
+		t, c := checkTypeahead(w, in)
+		if t == nil {
+			return
+		}
+		serve(h, w, r, c.lang, func(ctx context.Context) (T, error) { return compute(ctx, *t) }, finish)
 	}
+	return &route{pattern: pattern,
+		get: func(w http.ResponseWriter, r *http.Request, _ pathParams) { answer(w, r, typeaheadQuery(r)) },
+		post: func(w http.ResponseWriter, r *http.Request, _ pathParams) {
+			if in, ok := typeaheadBody(w, r); ok {
+				answer(w, r, in)
+			}
+		}}
 }
 
-func (h *Handler) suggest(w http.ResponseWriter, r *http.Request, in *typeaheadInput) {
-	t, c := checkTypeahead(w, in)
-	if t == nil {
-		return
-	}
-	q := match.SuggestQuery{Country: t.country, Q: t.q, Postcode: t.postcode, Lang: t.lang}
-	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.SuggestResponse, error) {
-		return h.engine.Suggest(ctx, q)
-	}, finishSuggest)
+func (h *Handler) suggest(ctx context.Context, t typeahead) (adreswijzer.SuggestResponse, error) {
+	return h.engine.Suggest(ctx, match.SuggestQuery{Country: t.country, Q: t.q, Postcode: t.postcode, Lang: t.lang})
 }
 
-func (h *Handler) autocompleteGET(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	h.autocomplete(w, r, typeaheadQuery(r))
-}
-
-func (h *Handler) autocompletePOST(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	if in, ok := typeaheadBody(w, r); ok {
-		h.autocomplete(w, r, in)
-	}
-}
-
-func (h *Handler) autocomplete(w http.ResponseWriter, r *http.Request, in *typeaheadInput) {
-	t, c := checkTypeahead(w, in)
-	if t == nil {
-		return
-	}
-	q := match.AutocompleteQuery{Country: t.country, Q: t.q, Postcode: t.postcode, Lang: t.lang}
-	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.AutocompleteResponse, error) {
-		return h.engine.Autocomplete(ctx, q)
-	}, finishAutocomplete)
+func (h *Handler) autocomplete(ctx context.Context, t typeahead) (adreswijzer.AutocompleteResponse, error) {
+	return h.engine.Autocomplete(ctx, match.AutocompleteQuery{Country: t.country, Q: t.q, Postcode: t.postcode, Lang: t.lang})
 }
 
 // validateInput holds the members of a validate body (adreswijzer.ValidateRequest's),

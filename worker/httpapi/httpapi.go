@@ -116,8 +116,8 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 	h.generic = &route{pattern: "/v1/{country}/lookup",
 		get: func(w http.ResponseWriter, r *http.Request, p pathParams) { h.lookupGET(w, r, p.country, true) }}
 	h.generic.allow = allowOf(h.generic)
-	h.add(&route{pattern: "/v1/suggest", get: h.suggestGET, post: h.suggestPOST})
-	h.add(&route{pattern: "/v1/autocomplete", get: h.autocompleteGET, post: h.autocompletePOST})
+	h.add(typeaheadRoute(h, "/v1/suggest", h.suggest, finishSuggest))
+	h.add(typeaheadRoute(h, "/v1/autocomplete", h.autocomplete, finishAutocomplete))
 	h.add(&route{pattern: "/v1/validate", post: h.validate})
 	if opts.MCP != nil {
 		h.add(&route{pattern: "/mcp", any: opts.MCP})
