@@ -35,20 +35,19 @@ func (p *panicked) Error() string { return "panic" }
 // moment it passes, whether or not f has noticed it. This is what keeps the promise that a
 // request never hangs: a store that stops answering costs a goroutine until it does, not a
 // caller's connection. f must not touch the request or the ResponseWriter.
-func within[T any](parent context.Context, d time.Duration, f func(context.Context) (T, error)) (T, error) {
+//
+// With inline set, f runs on the caller's goroutine: for a store in memory, which never
+// waits on anything but the deadline itself, the hand-over to another goroutine costs as
+// much as the lookup it guards.
+func within[T any](parent context.Context, d time.Duration, inline bool, f func(context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(parent, d)
 	defer cancel()
+	if inline {
+		out := call(ctx, f)
+		return out.v, out.err
+	}
 	done := make(chan outcome[T], 1)
-	go func() {
-		var out outcome[T]
-		defer func() {
-			if p := recover(); p != nil {
-				out = outcome[T]{err: &panicked{value: p, stack: debug.Stack()}}
-			}
-			done <- out
-		}()
-		out.v, out.err = f(ctx)
-	}()
+	go func() { done <- call(ctx, f) }()
 	select {
 	case out := <-done:
 		return out.v, out.err
@@ -63,12 +62,23 @@ func within[T any](parent context.Context, d time.Duration, f func(context.Conte
 	}
 }
 
+// call runs f, turning a panic into an error the request's goroutine answers 500 with.
+func call[T any](ctx context.Context, f func(context.Context) (T, error)) (out outcome[T]) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = outcome[T]{err: &panicked{value: p, stack: debug.Stack()}}
+		}
+	}()
+	out.v, out.err = f(ctx)
+	return out
+}
+
 // serve computes a data answer under the request deadline and writes it, with the
 // dataset version in X-Dataset-Version. finish makes the answer's slices non-nil (the
 // document's arrays are never null) and returns its meta.
 func serve[T any](h *Handler, w http.ResponseWriter, r *http.Request, lang adreswijzer.Language,
 	compute func(context.Context) (T, error), finish func(*T) *adreswijzer.Meta) {
-	v, err := within(r.Context(), h.timeout, compute)
+	v, err := within(r.Context(), h.timeout, h.inMemory, compute)
 	if err != nil {
 		h.fail(w, lang, err)
 		return

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -246,8 +247,14 @@ func TestErrorLanguages(t *testing.T) {
 // A worker started before its first import answers data calls 503 (the caller fails open)
 // and says in /health, with 200, that it is degraded.
 func TestNoDataset(t *testing.T) {
+	for _, inMemory := range []bool{false, true} {
+		t.Run(fmt.Sprintf("in memory %v", inMemory), func(t *testing.T) { testNoDataset(t, inMemory) })
+	}
+}
+
+func testNoDataset(t *testing.T, inMemory bool) {
 	empty := memory.New(memory.Options{Logger: quiet})
-	base, c := worker(t, newHandler(empty, nil, httpapi.Options{}))
+	base, c := worker(t, newHandler(empty, nil, httpapi.Options{InMemory: inMemory}))
 	for _, e := range []exchange{
 		{target: "/v1/nl/lookup?postcode=1381CS&number=16"},
 		{target: "/v1/be/lookup", body: `{"postcode":"1502","street":"Stevens-de Waelplein","number":"9"}`},
@@ -272,11 +279,19 @@ func TestNoDataset(t *testing.T) {
 
 // A panic becomes 500 INTERNAL_ERROR without details, whether it happens in the engine
 // (here: an engine without a store) or in a handler mounted on the worker.
+// Both ways of running a computation are covered: on a goroutine of its own (Postgres) and
+// on the request's (the memory store).
 func TestPanics(t *testing.T) {
+	for _, inMemory := range []bool{false, true} {
+		t.Run(fmt.Sprintf("in memory %v", inMemory), func(t *testing.T) { testPanics(t, inMemory) })
+	}
+}
+
+func testPanics(t *testing.T, inMemory bool) {
 	var logBuf syncBuffer
 	log := jsonLogger(&logBuf)
 	h := httpapi.New(match.New(nil, match.Options{}), memory.New(memory.Options{Logger: quiet}), httpapi.Options{
-		Logger: log, RequestTimeout: testTimeout,
+		Logger: log, RequestTimeout: testTimeout, InMemory: inMemory,
 		MCP: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(errors.New(secret)) }),
 	})
 	base, c := worker(t, h)

@@ -260,7 +260,7 @@ func (h *Handler) validate(w http.ResponseWriter, r *http.Request, _ pathParams)
 // (after an activation, the previous one until the new index is built): a Postgres-backed
 // worker keeps serving the catalogs it loaded, and the gateway reads the versions from here.
 func (h *Handler) health(w http.ResponseWriter, r *http.Request, _ pathParams) {
-	_, pingErr := within(r.Context(), h.healthTimeout, func(ctx context.Context) (struct{}, error) {
+	_, pingErr := within(r.Context(), h.healthTimeout, h.inMemory, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, h.store.Ping(ctx)
 	})
 	now := time.Now().UTC()

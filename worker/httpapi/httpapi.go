@@ -53,6 +53,10 @@ type Options struct {
 	// (its batch tool takes longer than one lookup and keeps its own limits); the access
 	// log, metrics and panic recovery apply. Without it /mcp is 404.
 	MCP http.Handler
+	// InMemory says the store answers from memory and never waits on I/O (the embedded
+	// default): computations then run on the request's goroutine, still under the deadline.
+	// Leave it false for Postgres, whose calls may hang past any deadline.
+	InMemory bool
 }
 
 // Handler serves the worker's HTTP interface. It is safe for concurrent use.
@@ -61,6 +65,7 @@ type Handler struct {
 	store         adreswijzer.Store
 	timeout       time.Duration
 	healthTimeout time.Duration
+	inMemory      bool
 	log           *slog.Logger
 	metrics       *metrics
 	routes        map[string]*route
@@ -101,6 +106,7 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 		store:         store,
 		timeout:       opts.RequestTimeout,
 		healthTimeout: opts.HealthTimeout,
+		inMemory:      opts.InMemory,
 		log:           opts.Logger,
 		metrics:       newMetrics(opts.Registry),
 		routes:        make(map[string]*route),

@@ -76,7 +76,7 @@ func load(imps map[adreswijzer.Country]storetest.Importer) (*Samples, error) {
 	if err := e.Warm(ctx); err != nil {
 		return nil, err
 	}
-	s.API = httpapi.New(e, s.Store, httpapi.Options{Logger: slog.New(slog.DiscardHandler)})
+	s.API = httpapi.New(e, s.Store, httpapi.Options{Logger: slog.New(slog.DiscardHandler), InMemory: true})
 	return s, nil
 }
 

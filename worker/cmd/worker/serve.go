@@ -101,7 +101,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	// soon as it appears; until then the previous one answers.
 	go engine.Follow(ctx, time.Second)
 	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg,
-		MCP: agent.NewHandler(engine, agent.Options{Logger: log})}
+		MCP: agent.NewHandler(engine, agent.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"
 	}
