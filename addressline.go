@@ -15,6 +15,11 @@ type AddressLine struct {
 	// address (the BAG only numbers buildings, berths and pitches), so the matcher answers
 	// PO_BOX_NOT_ALLOWED or accepts them unverified.
 	PoBox bool
+	// Alt is the other reading of a line with two spaced numbers in a row, when there is
+	// one: "Punter 46 15" is read as street "Punter" with number 46 and toevoeging 15, and
+	// Alt as street "Punter 46" with number 15 (Lelystad names its streets so). Only the
+	// register can tell which is right; the matcher tries Alt when the reading fails.
+	Alt *AddressLine
 }
 
 // ParseAddressLine splits a typed street line. It never fails: a line without a house number
@@ -82,14 +87,22 @@ func ParseAddressLine(c Country, s string) AddressLine {
 		}
 	}
 	if len(complete) > 0 {
-		pick := complete[0]
-		if len(complete) > 1 && (loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key)) {
-			// "Plein 1813 4": the next number, spaced, is the house number.
+		pick, other := complete[0], cand{k: -1}
+		if len(complete) > 1 {
+			// Two numbers in a row, spaced: either may be the house number.
 			if s, next := sepAt(toks, pick.k+1); s.onlySpace() && next == complete[1].k {
-				pick = complete[1]
+				other = complete[1]
+				if loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key) {
+					// "Plein 1813 4": the next number is the house number.
+					pick, other = other, pick
+				}
 			}
 		}
-		return AddressLine{Street: streetBefore(f, toks, pick.k), Number: pick.p.h, HasNumber: true}
+		line := AddressLine{Street: streetBefore(f, toks, pick.k), Number: pick.p.h, HasNumber: true}
+		if other.k >= 0 {
+			line.Alt = &AddressLine{Street: streetBefore(f, toks, other.k), Number: other.p.h, HasNumber: true}
+		}
+		return line
 	}
 	if a, ok := leadingNumber(c, f, toks, start); ok {
 		return a

@@ -102,8 +102,43 @@ func TestParseAddressLine(t *testing.T) {
 		{BE, "Kerkstraat \xff12", line{Street: "Kerkstraat \uFFFD", Number: hn{Number: 12}, HasNumber: true}},
 	}
 	for _, tt := range tests {
-		if got := adreswijzer.ParseAddressLine(tt.c, tt.in); got != tt.want {
+		got := adreswijzer.ParseAddressLine(tt.c, tt.in)
+		got.Alt = nil // TestParseAddressLineAlt
+		if got != tt.want {
 			t.Errorf("ParseAddressLine(%s, %q) =\n\t%+v\nwant\t%+v", tt.c, tt.in, got, tt.want)
+		}
+	}
+}
+
+// Two spaced numbers in a row: the reading not taken is kept for the matcher, which knows
+// whether a street with the first number in its name exists (Lelystad's "Punter 46").
+func TestParseAddressLineAlt(t *testing.T) {
+	NL, BE := adreswijzer.NL, adreswijzer.BE
+	type line = adreswijzer.AddressLine
+	tests := []struct {
+		c    adreswijzer.Country
+		in   string
+		want line
+		alt  *line
+	}{
+		{NL, "Punter 46 15", line{Street: "Punter", Number: hn{Number: 46, Unit: "15"}, HasNumber: true},
+			&line{Street: "Punter 46", Number: hn{Number: 15}, HasNumber: true}},
+		{NL, "Plein 1813 4", line{Street: "Plein 1813", Number: hn{Number: 4}, HasNumber: true},
+			&line{Street: "Plein", Number: hn{Number: 1813, Unit: "4"}, HasNumber: true}},
+		{NL, "De Ruijterkade 105 1", line{Street: "De Ruijterkade", Number: hn{Number: 105, Unit: "1"}, HasNumber: true},
+			&line{Street: "De Ruijterkade 105", Number: hn{Number: 1}, HasNumber: true}},
+		{BE, "Esplanade Solidarnosc 1980 5", line{Street: "Esplanade Solidarnosc 1980", Number: hn{Number: 5}, HasNumber: true},
+			&line{Street: "Esplanade Solidarnosc", Number: hn{Number: 1980, Unit: "5"}, HasNumber: true}},
+		{NL, "Kerkstraat 12a", line{Street: "Kerkstraat", Number: hn{Number: 12, Suffix: "A"}, HasNumber: true}, nil},
+		{NL, "Kerkstraat 12-2", line{Street: "Kerkstraat", Number: hn{Number: 12, Unit: "2"}, HasNumber: true}, nil},
+		{BE, "Rue de la Loi 16 bte 3", line{Street: "Rue de la Loi", Number: hn{Number: 16, Unit: "3", UnitMarker: bus}, HasNumber: true}, nil},
+	}
+	for _, tt := range tests {
+		got := adreswijzer.ParseAddressLine(tt.c, tt.in)
+		alt := got.Alt
+		got.Alt = nil
+		if got != tt.want || (alt == nil) != (tt.alt == nil) || alt != nil && *alt != *tt.alt {
+			t.Errorf("ParseAddressLine(%s, %q) =\n\t%+v alt %+v\nwant\t%+v alt %+v", tt.c, tt.in, got, alt, tt.want, tt.alt)
 		}
 	}
 }

@@ -35,10 +35,20 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 		return adreswijzer.ValidateResponse{}, err
 	}
 	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
-	v.parse()
+	line := adreswijzer.ParseAddressLine(c, r.Address1)
+	v.parse(line)
 	out, err := v.run()
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
+	}
+	if out.match == nil && line.Alt != nil {
+		// "Punter 46 15": not Punter 46 with toevoeging 15, then perhaps number 15 in the
+		// street "Punter 46". The other reading wins only when it finds the address.
+		alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
+		alt.parse(*line.Alt)
+		if altOut, err := alt.run(); err == nil && altOut.match != nil {
+			v, out = alt, altOut
+		}
 	}
 	return v.answer(out), nil
 }
@@ -89,8 +99,9 @@ type validation struct {
 	pcPlaces []adreswijzer.Names
 }
 
-func (v *validation) parse() {
-	v.line = adreswijzer.ParseAddressLine(v.c, v.r.Address1)
+// parse takes in the request with address1 read as line.
+func (v *validation) parse(line adreswijzer.AddressLine) {
+	v.line = line
 	addr2 := ""
 	if v.r.Address2 != nil {
 		addr2 = *v.r.Address2

@@ -317,10 +317,12 @@ func TestValidateEveryIssueCode(t *testing.T) {
 
 // TestValidateStreetEndingInNumber uses real national street names that end in a number
 // (in the national-size catalog; see nationalAddresses): typed without a house number they
-// must not be read as number 1813 of a street "Plein".
+// must not be read as number 1813 of a street "Plein", and typed with one they are found,
+// whichever way the line reads first (Lelystad's "Punter 46 15" reads as Punter 46 with
+// toevoeging 15 before the register says otherwise).
 func TestValidateStreetEndingInNumber(t *testing.T) {
 	e := nationalEngine(t)
-	for _, name := range []string{"Plein 1813", "Laan 1940-1945"} {
+	for _, name := range []string{"Plein 1813", "Laan 1940-1945", "Punter 46", "Gondel 32"} {
 		var a *adreswijzer.Address
 		for _, x := range nationalAddresses(t) {
 			if x.Street.NL == name {
