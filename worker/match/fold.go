@@ -152,6 +152,36 @@ func sameText(typed, register string) bool {
 	return strings.EqualFold(collapseSpaces(typed), collapseSpaces(register))
 }
 
+// sameRegisterText is sameText for typed text already collapsed (typedName.raw), which
+// is compared with every name of a city: only a register name with stray white space needs
+// collapsing, and that check allocates nothing.
+func sameRegisterText(collapsed, register string) bool {
+	if strings.EqualFold(collapsed, register) {
+		return true
+	}
+	return hasStraySpace(register) && strings.EqualFold(collapsed, collapseSpaces(register))
+}
+
+// hasStraySpace reports whether s has white space other than single inner ASCII spaces.
+func hasStraySpace(s string) bool {
+	prev := byte(' ')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' && prev == ' ', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return true
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return true
+			}
+			i += size - 1
+		}
+		prev = c
+	}
+	return prev == ' ' && len(s) > 0
+}
+
 // needsCollapse reports whether s has white space other than single inner spaces.
 func needsCollapse(s string) bool {
 	prev := byte(' ')

@@ -30,6 +30,12 @@ type index struct {
 	// lets the fuzzy walk reuse work and skip subtrees without comparing strings.
 	lcp []uint8
 
+	// grams[gramOff[i]:gramOff[i+1]] are the sorted bigrams of text i, computed once so that
+	// comparing a typed street with every street of a large city does not sort them per
+	// request.
+	grams   []uint16
+	gramOff []uint32
+
 	canonBlob string // distinct canonical (abbreviation-reduced) names
 	canonOff  []uint32
 
@@ -89,11 +95,12 @@ type storedVariant struct {
 
 // nameVariant is one name of a street in the forms matching compares.
 type nameVariant struct {
-	alpha  uint32 // as variant.alpha
-	kind   nameKind
-	name   string // as the register writes it
-	folded string
-	canon  string
+	alpha   uint32 // as variant.alpha
+	kind    nameKind
+	name    string // as the register writes it
+	folded  string
+	canon   string
+	bigrams []uint16 // of folded, sorted; nil when not precomputed
 }
 
 type locKey struct {
@@ -182,6 +189,12 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 	}
 	ix.varOff = append(ix.varOff, uint32(len(ix.vars)))
 	ix.blob, ix.textOff = texts.done()
+	ix.gramOff = make([]uint32, 0, len(ix.textOff))
+	for t := range len(ix.textOff) - 1 {
+		ix.gramOff = append(ix.gramOff, uint32(len(ix.grams)))
+		ix.grams = appendSortedBigrams(ix.grams, ix.text(uint32(t)))
+	}
+	ix.gramOff = append(ix.gramOff, uint32(len(ix.grams)))
 	ix.canonBlob, ix.canonOff = canons.done()
 
 	sort.Slice(pairs, func(i, j int) bool {
@@ -245,11 +258,12 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 	out := buf[:0]
 	for _, v := range ix.vars[ix.varOff[st]:ix.varOff[st+1]] {
 		out = append(out, nameVariant{
-			alpha:  v.alpha,
-			kind:   v.kind,
-			name:   v.name,
-			folded: ix.text(v.text),
-			canon:  ix.canonBlob[ix.canonOff[v.canon]:ix.canonOff[v.canon+1]],
+			alpha:   v.alpha,
+			kind:    v.kind,
+			name:    v.name,
+			folded:  ix.text(v.text),
+			canon:   ix.canonBlob[ix.canonOff[v.canon]:ix.canonOff[v.canon+1]],
+			bigrams: ix.grams[ix.gramOff[v.text]:ix.gramOff[v.text+1]:ix.gramOff[v.text+1]],
 		})
 	}
 	return out

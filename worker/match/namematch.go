@@ -65,22 +65,39 @@ func matchName(t typedName, v nameVariant) nameMatch {
 	m := nameMatch{kind: v.kind, name: v.name}
 	switch {
 	case t.empty():
-	case sameText(t.raw, v.name):
-		m.level, m.score = levelExact, 1
-	case equalWithoutSpaces(t.compact, v.folded):
-		m.level, m.score = levelFolded, 0.97
-	case t.canon == v.canon:
-		m.level, m.score = levelCanon, 0.95
+	case exactLevel(t, v, &m):
 	default:
-		if s := t.similarity(v.folded); s >= similarityThreshold {
-			m.level, m.score = levelFuzzy, 0.9*s
-		} else if containsWords(t.folded, v.folded) || (len(t.folded) >= 4 && strings.HasPrefix(v.folded, t.folded)) {
+		// Names too different in length cannot reach the threshold, and a typed street is
+		// compared with every street of a city when it matches none closely.
+		if similarityBound(len(t.folded), len(v.folded)) >= similarityThreshold {
+			if s := t.similarityTo(v.folded, v.bigrams); s >= similarityThreshold {
+				m.level, m.score = levelFuzzy, 0.9*s
+				return m
+			}
+		}
+		if containsWords(t.folded, v.folded) || (len(t.folded) >= 4 && strings.HasPrefix(v.folded, t.folded)) {
 			// "Bloemendalerweg Weesp" typed into the street field, or "Heerlijkheid" for
 			// "Heerlijkheidsstraat": the last resort of the cascade.
 			m.level, m.score = levelContain, 0.7
 		}
 	}
 	return m
+}
+
+// exactLevel sets m when the typed name is the variant up to case, spacing, diacritics or
+// abbreviations, the levels that need no similarity measure.
+func exactLevel(t typedName, v nameVariant, m *nameMatch) bool {
+	switch {
+	case sameRegisterText(t.raw, v.name):
+		m.level, m.score = levelExact, 1
+	case equalWithoutSpaces(t.compact, v.folded):
+		m.level, m.score = levelFolded, 0.97
+	case t.canon == v.canon:
+		m.level, m.score = levelCanon, 0.95
+	default:
+		return false
+	}
+	return true
 }
 
 // equalWithoutSpaces reports whether compact equals folded with its spaces removed.
@@ -103,8 +120,18 @@ func containsWords(text, name string) bool {
 	if len(name) < 4 || len(text) <= len(name) {
 		return false
 	}
-	i := strings.Index(" "+text+" ", " "+name+" ")
-	return i >= 0
+	for from := 0; ; {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(name)
+		if (i == 0 || text[i-1] == ' ') && (end == len(text) || text[end] == ' ') {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // matchStreet returns the best match of the typed street among a street's name variants.

@@ -20,7 +20,10 @@ func similarity(a, b string) float64 {
 
 // similarity scores the typed name against a folded register name, reusing the typed
 // name's bigrams: the typed side is compared with hundreds of names per request.
-func (t typedName) similarity(b string) float64 {
+func (t typedName) similarity(b string) float64 { return t.similarityTo(b, nil) }
+
+// similarityTo is similarity with the sorted bigrams of b given (gb), when known.
+func (t typedName) similarityTo(b string, gb []uint16) float64 {
 	a := t.folded
 	if a == b {
 		return 1
@@ -31,13 +34,14 @@ func (t typedName) similarity(b string) float64 {
 	if !sameNumbers(a, b) {
 		return 0
 	}
-	var buf [96]uint16
-	gb := buf[:0]
-	if len(b)+1 > len(buf) {
-		gb = make([]uint16, 0, len(b)+1)
+	if gb == nil {
+		var buf [96]uint16
+		gb = buf[:0]
+		if len(b)+1 > len(buf) {
+			gb = make([]uint16, 0, len(b)+1)
+		}
+		gb = appendSortedBigrams(gb, b)
 	}
-	gb = bigrams(gb, b)
-	sortU16(gb)
 	dice := 2 * float64(commonSorted(t.bigrams, gb)) / float64(len(t.bigrams)+len(gb))
 	// Levenshtein and subsequence each add at most 1/0.8: when even that cannot lift the
 	// score over the threshold, the two quadratic measures are not worth computing.
@@ -50,10 +54,28 @@ func (t typedName) similarity(b string) float64 {
 	return (3*dice + lev/0.8 + lcs/0.8) / 5.5
 }
 
-func sortedBigrams(s string) []uint16 {
-	g := bigrams(make([]uint16, 0, len(s)+1), s)
-	sortU16(g)
-	return g
+// similarityBound is the highest similarity two texts of lengths la and lb can have: the
+// bigrams shared, the edit distance and the common subsequence are all limited by the
+// lengths alone.
+func similarityBound(la, lb int) float64 {
+	short, long := min(la, lb), max(la, lb)
+	if long == 0 {
+		return 1
+	}
+	dice := 2 * float64(short+1) / float64(la+lb+2)
+	lev := float64(short) / float64(long) // 1 - (long-short)/long
+	lcs := float64(short) / float64(long)
+	return (3*dice + lev/0.8 + lcs/0.8) / 5.5
+}
+
+func sortedBigrams(s string) []uint16 { return appendSortedBigrams(make([]uint16, 0, len(s)+1), s) }
+
+// appendSortedBigrams appends the bigrams of s to dst, sorted among themselves.
+func appendSortedBigrams(dst []uint16, s string) []uint16 {
+	n := len(dst)
+	dst = bigrams(dst, s)
+	sortU16(dst[n:])
+	return dst
 }
 
 // commonSorted counts the elements two sorted multisets share.

@@ -664,9 +664,12 @@ func (v *validation) lineIsStreet() bool {
 		streets = append(streets, v.ix.locStreets[l]...)
 	}
 	var buf [4]nameVariant
+	var m nameMatch
 	for _, st := range streets {
-		if matchStreet(t, v.ix.streetVariants(st, &buf)).level >= levelCanon {
-			return true
+		for _, nv := range v.ix.streetVariants(st, &buf) {
+			if exactLevel(t, nv, &m) {
+				return true
+			}
 		}
 	}
 	return false
