@@ -103,19 +103,16 @@ func TestParseAddressLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := adreswijzer.ParseAddressLine(tt.c, tt.in)
-		got.Alt = nil // TestParseAddressLineAlt
+		got.Alt = nil // below
 		if got != tt.want {
 			t.Errorf("ParseAddressLine(%s, %q) =\n\t%+v\nwant\t%+v", tt.c, tt.in, got, tt.want)
 		}
 	}
-}
 
-// Two spaced numbers in a row: the reading not taken is kept for the matcher, which knows
-// whether a street with the first number in its name exists (Lelystad's "Punter 46").
-func TestParseAddressLineAlt(t *testing.T) {
-	NL, BE := adreswijzer.NL, adreswijzer.BE
-	type line = adreswijzer.AddressLine
-	tests := []struct {
+	// Two spaced numbers in a row: the reading not taken is kept for the matcher, which
+	// knows whether a street with the first number in its name exists (Lelystad's
+	// "Punter 46").
+	alts := []struct {
 		c    adreswijzer.Country
 		in   string
 		want line
@@ -133,7 +130,7 @@ func TestParseAddressLineAlt(t *testing.T) {
 		{NL, "Kerkstraat 12-2", line{Street: "Kerkstraat", Number: hn{Number: 12, Unit: "2"}, HasNumber: true}, nil},
 		{BE, "Rue de la Loi 16 bte 3", line{Street: "Rue de la Loi", Number: hn{Number: 16, Unit: "3", UnitMarker: bus}, HasNumber: true}, nil},
 	}
-	for _, tt := range tests {
+	for _, tt := range alts {
 		got := adreswijzer.ParseAddressLine(tt.c, tt.in)
 		alt := got.Alt
 		got.Alt = nil
