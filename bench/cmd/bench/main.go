@@ -1,0 +1,223 @@
+// Command bench is `make bench`: in one run on 127.0.0.1 it measures the baselines (a
+// trivial Go handler, Caddy answering by itself and proxying to that handler, pgbench point
+// selects), generates national-size synthetic registers with bench/gen, imports them into
+// memory and into Postgres, loads the worker and the gateway with wrk, collects the Go
+// micro-benchmarks and the WASM size, and prints every figure next to the baseline it is
+// compared with, measured in the same run. The machine it was written for has two shared
+// cores, so absolute figures vary with the neighbours; the ratios, and the CPU cost per
+// request read from /proc, hold up much better.
+//
+//	go run ./bench/cmd/bench                       # national size, about 40 minutes
+//	go run ./bench/cmd/bench -scale 0.1            # a tenth of it
+//	go run ./bench/cmd/bench -quick                # tiny sizes and short loads: does it work?
+//	go run ./bench/cmd/bench report artifacts/bench.json   # the tables again, as Markdown
+//
+// `make bench` runs it with -out artifacts/bench.json; BENCH_ARGS passes more options
+// (BENCH_ARGS=-quick, BENCH_ARGS="-scale 0.1").
+//
+// It expects bin/worker, bin/gateway and widget/adreswijzer.wasm (make build), wrk and pgbench on the PATH, and a
+// Postgres on 127.0.0.1:5432 where it may create and drop scratch databases.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer/bench/measure"
+)
+
+// subcommands are the helpers the driver starts as processes of their own, so that their
+// CPU and memory can be measured apart from the driver's, and the report renderer.
+var subcommands = map[string]func(args []string, stdout io.Writer) error{
+	"trivial":  trivialCmd,
+	"probe":    probeCmd,
+	"mapprobe": mapProbeCmd,
+	"report":   reportCmd,
+}
+
+func main() {
+	if len(os.Args) > 1 {
+		if sub, ok := subcommands[os.Args[1]]; ok {
+			if err := sub(os.Args[2:], os.Stdout); err != nil {
+				fmt.Fprintln(os.Stderr, "bench:", err)
+				os.Exit(1)
+			}
+			return
+		}
+	}
+	cfg, err := parseConfig(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err = run(ctx, cfg, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// config is a parsed command line.
+type config struct {
+	args     []string
+	repo     string
+	worker   string
+	gateway  string
+	wasm     string
+	scale    float64
+	nl, be   int64
+	seed     uint64
+	dataDir  string
+	workDir  string
+	keep     bool
+	jsonPath string
+
+	duration time.Duration
+	conns    []int
+	threads  int
+	keys     int
+	hotKeys  int
+
+	adminURL string
+	pgConns  int
+
+	guard measure.Guard
+	skip  map[string]bool
+	quick bool
+}
+
+// phases that -skip takes.
+var phases = []string{"postgres", "gateway", "micro", "wasm"}
+
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config{args: args}
+	defScale := 1.0
+	if s := os.Getenv("BENCH_SCALE"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v <= 0 {
+			return cfg, errors.New("BENCH_SCALE must be a positive number")
+		}
+		defScale = v
+	}
+	fs.StringVar(&cfg.repo, "repo", ".", "repository root (where go.mod is); the other paths are relative to it")
+	fs.StringVar(&cfg.worker, "worker", "bin/worker", "worker binary")
+	fs.StringVar(&cfg.gateway, "gateway", "bin/gateway", "gateway binary")
+	fs.StringVar(&cfg.wasm, "wasm", "widget/adreswijzer.wasm", "the form's WebAssembly module, whose size is reported")
+	fs.Float64Var(&cfg.scale, "scale", defScale, "dataset size as a share of national size (10M NL, 6.5M BE addresses); $BENCH_SCALE")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "generator seed")
+	fs.StringVar(&cfg.dataDir, "data", "", "keep the generated registers in `DIR` and reuse them when seed and sizes match")
+	fs.StringVar(&cfg.workDir, "work", "", "working `DIR` (default: a new temporary directory)")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep the working directory")
+	fs.StringVar(&cfg.jsonPath, "out", filepath.Join(envOr("ADRESWIJZER_ARTIFACTS", "artifacts"), "bench.json"), "write the results as JSON to `FILE`")
+	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of each load")
+	conns := fs.String("conns", "8,32,64", "wrk connection counts, comma-separated")
+	fs.IntVar(&cfg.threads, "threads", 2, "wrk threads")
+	fs.IntVar(&cfg.keys, "keys", 50000, "requests drawn from the imported data per key file")
+	fs.IntVar(&cfg.hotKeys, "hot-keys", 1000, "lookups the cached gateway load cycles through (must fit the gateway cache)")
+	fs.StringVar(&cfg.adminURL, "database", envOr("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
+		"Postgres `URL` where scratch databases are created and dropped; $BENCH_DATABASE_URL")
+	fs.IntVar(&cfg.pgConns, "pg-conns", 32, "connections of the Postgres loads")
+	fs.Float64Var(&cfg.guard.Settle, "settle", 0.3, "before a load, wait for fewer busy `cores` than this…")
+	fs.DurationVar(&cfg.guard.MaxWait, "max-wait", 15*time.Second, "…but at most this long")
+	fs.Float64Var(&cfg.guard.MaxOther, "max-other", 0.5, "repeat a load when other processes kept more `cores` than this busy during it…")
+	fs.IntVar(&cfg.guard.Tries, "tries", 2, "…up to this many tries, keeping the quietest")
+	skip := fs.String("skip", "", "phases to leave out, comma-separated: "+strings.Join(phases, ", "))
+	fs.BoolVar(&cfg.quick, "quick", false, "tiny sizes and one-second loads, to check that everything works (figures mean nothing)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.quick {
+		// Only what was not given explicitly.
+		quick := map[string]func(){
+			"scale":     func() { cfg.scale = 0.001 },
+			"duration":  func() { cfg.duration = 2 * time.Second },
+			"keys":      func() { cfg.keys = 2000 },
+			"hot-keys":  func() { cfg.hotKeys = 100 },
+			"max-wait":  func() { cfg.guard.MaxWait = 0 },
+			"tries":     func() { cfg.guard.Tries = 1 },
+			"conns":     func() { *conns = "8" },
+			"pg-conns":  func() { cfg.pgConns = 8 },
+			"max-other": func() { cfg.guard.MaxOther = 2 },
+		}
+		for name, f := range quick {
+			if !set[name] {
+				f()
+			}
+		}
+	}
+	if cfg.scale <= 0 {
+		return cfg, errors.New("-scale must be positive")
+	}
+	cfg.nl = max(int64(10_000_000*cfg.scale+0.5), 1000)
+	cfg.be = max(int64(6_500_000*cfg.scale+0.5), 1000)
+	for _, c := range strings.Split(*conns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("-conns: %q is not a connection count", c)
+		}
+		cfg.conns = append(cfg.conns, n)
+	}
+	cfg.skip = map[string]bool{}
+	for _, s := range strings.Split(*skip, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		known := false
+		for _, p := range phases {
+			known = known || p == s
+		}
+		if !known {
+			return cfg, fmt.Errorf("-skip: unknown phase %q (have %s)", s, strings.Join(phases, ", "))
+		}
+		cfg.skip[s] = true
+	}
+	if cfg.duration < time.Second {
+		return cfg, errors.New("-duration must be at least 1s")
+	}
+	if cfg.hotKeys < 1 || cfg.keys < cfg.hotKeys {
+		return cfg, errors.New("-hot-keys must be at least 1 and at most -keys")
+	}
+	return cfg, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func reportCmd(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("usage: bench report FILE.json")
+	}
+	r, err := measure.ReadJSON(args[0])
+	if err != nil {
+		return err
+	}
+	r.Markdown(stdout)
+	return nil
+}

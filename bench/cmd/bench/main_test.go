@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer/bench/measure"
+)
+
+// TestMain lets the test binary play the driver's helper processes, which the driver
+// starts by running its own executable with a subcommand.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 {
+		if sub, ok := subcommands[os.Args[1]]; ok {
+			if err := sub(os.Args[2:], os.Stdout); err != nil {
+				os.Stderr.WriteString(err.Error() + "\n")
+				os.Exit(1)
+			}
+			os.Exit(0)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		env    string
+		ok     bool
+		nl, be int64
+		conns  []int
+		check  func(config) bool
+	}{
+		{"national by default", nil, "", true, 10_000_000, 6_500_000, []int{8, 32, 64}, nil},
+		{"scale", []string{"-scale", "0.1"}, "", true, 1_000_000, 650_000, []int{8, 32, 64}, nil},
+		{"BENCH_SCALE", nil, "0.5", true, 5_000_000, 3_250_000, []int{8, 32, 64}, nil},
+		{"flag over BENCH_SCALE", []string{"-scale", "0.2"}, "0.5", true, 2_000_000, 1_300_000, []int{8, 32, 64}, nil},
+		{"quick", []string{"-quick"}, "", true, 10_000, 6_500, []int{8},
+			func(c config) bool { return c.duration == 2*time.Second && c.guard.Tries == 1 }},
+		{"quick keeps what is given", []string{"-quick", "-conns", "4,16", "-duration", "3s"}, "", true, 10_000, 6_500, []int{4, 16},
+			func(c config) bool { return c.duration == 3*time.Second }},
+		{"skip", []string{"-skip", "micro, wasm"}, "", true, 10_000_000, 6_500_000, []int{8, 32, 64},
+			func(c config) bool { return c.skip["micro"] && c.skip["wasm"] && !c.skip["gateway"] }},
+		{"unknown phase", []string{"-skip", "imports"}, "", false, 0, 0, nil, nil},
+		{"bad conns", []string{"-conns", "8,x"}, "", false, 0, 0, nil, nil},
+		{"bad scale", []string{"-scale", "0"}, "", false, 0, 0, nil, nil},
+		{"bad BENCH_SCALE", nil, "lots", false, 0, 0, nil, nil},
+		{"too many hot keys", []string{"-keys", "10", "-hot-keys", "20"}, "", false, 0, 0, nil, nil},
+		{"stray argument", []string{"now"}, "", false, 0, 0, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("BENCH_SCALE", tc.env)
+			cfg, err := parseConfig(tc.args, io.Discard)
+			if (err == nil) != tc.ok {
+				t.Fatalf("parseConfig(%q): %v", tc.args, err)
+			}
+			if !tc.ok {
+				return
+			}
+			if cfg.nl != tc.nl || cfg.be != tc.be || !slices.Equal(cfg.conns, tc.conns) {
+				t.Errorf("nl %d be %d conns %v", cfg.nl, cfg.be, cfg.conns)
+			}
+			if tc.check != nil && !tc.check(cfg) {
+				t.Errorf("config %+v", cfg)
+			}
+		})
+	}
+}
+
+func TestTypo(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"Hugo de Grootlaan", true},
+		{"Rue de l'Église", true},
+		{"Dorp", false},
+		{"A 12", false},
+	} {
+		got, ok := typo(tc.name, r)
+		if ok != tc.ok {
+			t.Errorf("typo(%q) = %q, %v", tc.name, got, ok)
+			continue
+		}
+		if ok && (len([]rune(got)) != len([]rune(tc.name))-1 || got == tc.name) {
+			t.Errorf("typo(%q) = %q: want one letter fewer", tc.name, got)
+		}
+	}
+}
+
+// TestQuickRun runs the whole benchmark at tiny sizes with short loads, as `make bench`
+// runs it at national size: generator, imports into memory and Postgres, baselines, worker,
+// gateway and Postgres loads. It checks that every load ran without errors and that every
+// figure has its baseline, not what the figures are (timings are not tested).
+func TestQuickRun(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	for _, b := range [][2]string{{"worker", "./worker/cmd/worker"}, {"gateway", "./caddymodule/cmd/gateway"}} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, b[0]), b[1])
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", b[0], err, out)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir(wd) }) // run moves to the repository root
+	jsonPath := filepath.Join(t.TempDir(), "bench.json")
+	cfg, err := parseConfig([]string{"-quick", "-skip", "micro,wasm", "-repo", repo, "-worker", filepath.Join(bin, "worker"),
+		"-gateway", filepath.Join(bin, "gateway"), "-out", jsonPath, "-work", t.TempDir()}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, log strings.Builder
+	if err := run(context.Background(), cfg, &stdout, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rep, err := measure.ReadJSON(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := map[string]measure.LoadRow{}
+	for _, l := range rep.Loads {
+		loads[l.Name] = l
+		if l.Requests == 0 || l.Errors > 0 || l.ServerCPU <= 0 {
+			t.Errorf("%s: %d requests, %d errors (%s), %.2f s server CPU", l.Name, l.Requests, l.Errors, l.ErrorText, l.ServerCPU)
+		}
+	}
+	for name, base := range map[string]string{
+		"trivial Go handler":                   "",
+		"worker lookup":                        "trivial Go handler",
+		"worker validate":                      "trivial Go handler",
+		"worker suggest":                       "trivial Go handler",
+		"worker autocomplete":                  "trivial Go handler",
+		"worker lookup, NL only":               "trivial Go handler",
+		"worker lookup, BE only":               "trivial Go handler",
+		"Caddy static respond":                 "",
+		"gateway → worker, cached lookup":      "Caddy static respond",
+		"Caddy → trivial handler":              "",
+		"gateway → worker, uncached lookup":    "Caddy → trivial handler",
+		"pgbench -S point select":              "",
+		"worker on Postgres, lookup, no cache": "pgbench -S point select",
+	} {
+		l, ok := loads[name]
+		if !ok {
+			t.Errorf("no load %q", name)
+			continue
+		}
+		if l.Baseline != base || (base != "" && l.RatioRPS <= 0) {
+			t.Errorf("%s: baseline %q ratio %v, want baseline %q", name, l.Baseline, l.RatioRPS, base)
+		}
+	}
+	sections := map[string]int{}
+	for _, f := range rep.Figures {
+		sections[f.Section]++
+		if f.Value <= 0 || (f.Baseline != "" && f.Ratio <= 0) {
+			t.Errorf("figure %s: %v %s, baseline %q ratio %v", f.Name, f.Value, f.Unit, f.Baseline, f.Ratio)
+		}
+	}
+	if sections["import"] != 8 || sections["memory"] < 8 {
+		t.Errorf("figures per section: %v", sections)
+	}
+	if rep.Sizes.NLAddresses == 0 || rep.Sizes.BEAddresses == 0 {
+		t.Errorf("sizes %+v", rep.Sizes)
+	}
+	for _, want := range []string{"### Imports and memory", "### Loads", "X-Cache: HIT"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the printed report lacks %q", want)
+		}
+	}
+}

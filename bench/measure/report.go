@@ -1,0 +1,378 @@
+package measure
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Report is everything one benchmark run measured. Every figure sits next to the baseline
+// it is compared with, measured in the same run, because absolute figures from a shared
+// two-core machine say little on their own.
+type Report struct {
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Command  string    `json:"command"`
+	// Revision is the commit the builds came from, "+dirty" with uncommitted changes.
+	Revision string    `json:"revision,omitempty"`
+	Machine  Machine   `json:"machine"`
+	Sizes    Sizes     `json:"sizes"`
+	Loads    []LoadRow `json:"loads"`
+	Figures  []Figure  `json:"figures"`
+	Micro    []Bench   `json:"micro"`
+	Notes    []string  `json:"notes,omitempty"`
+}
+
+// Machine describes where the figures come from.
+type Machine struct {
+	CPU        string  `json:"cpu"`
+	Cores      int     `json:"cores"`
+	MemoryGiB  float64 `json:"memory_gib"`
+	Kernel     string  `json:"kernel"`
+	Go         string  `json:"go"`
+	Wrk        string  `json:"wrk"`
+	Pgbench    string  `json:"pgbench"`
+	Postgres   string  `json:"postgres"`
+	Load1Start float64 `json:"load1_start"`
+	Load1End   float64 `json:"load1_end"`
+	// OtherCoresMedian is the median of the other tenants' cores over all loads.
+	OtherCoresMedian float64 `json:"other_cores_median"`
+}
+
+// Sizes are the dataset sizes asked for and imported.
+type Sizes struct {
+	Scale       float64 `json:"scale"`
+	NLRequested int64   `json:"nl_requested"`
+	BERequested int64   `json:"be_requested"`
+	NLAddresses int64   `json:"nl_addresses"`
+	BEAddresses int64   `json:"be_addresses"`
+	Duration    string  `json:"load_duration"`
+}
+
+// Check is one target and whether the figure meets it. Targets are reported, never
+// enforced: a missed one is a finding, not a failed build.
+type Check struct {
+	Target string `json:"target"`
+	OK     bool   `json:"ok"`
+}
+
+func (c Check) String() string {
+	if c.OK {
+		return c.Target + " pass"
+	}
+	return c.Target + " FAIL"
+}
+
+// LoadRow is a measured load with the baseline it is compared with.
+type LoadRow struct {
+	Group string `json:"group"`
+	Conns int    `json:"conns"`
+	Run
+	Baseline string  `json:"baseline,omitempty"`
+	BaseRPS  float64 `json:"baseline_rps,omitempty"`
+	RatioRPS float64 `json:"ratio_rps,omitempty"`
+	BaseUS   float64 `json:"baseline_cpu_us_per_req,omitempty"`
+	RatioUS  float64 `json:"ratio_cpu,omitempty"`
+	BaseP99  float64 `json:"baseline_p99_ms,omitempty"`
+	Checks   []Check `json:"checks,omitempty"`
+}
+
+// Compare fills the baseline columns from b.
+func (r *LoadRow) Compare(b LoadRow) {
+	r.Baseline, r.BaseRPS, r.BaseUS, r.BaseP99 = b.Name, b.RPS, b.ServerUSPerReq, b.P99
+	if b.RPS > 0 {
+		r.RatioRPS = r.RPS / b.RPS
+	}
+	if b.ServerUSPerReq > 0 {
+		r.RatioUS = r.ServerUSPerReq / b.ServerUSPerReq
+	}
+}
+
+// AtLeast checks the throughput ratio.
+func (r *LoadRow) AtLeast(ratio float64) {
+	r.Checks = append(r.Checks, Check{fmt.Sprintf("≥%.1f×", ratio), r.RatioRPS >= ratio})
+}
+
+// CPUAtLeast checks the same ratio by server CPU per request (the baseline's cost over this
+// load's), which holds up better than throughput when the load generator and other tenants
+// share the cores.
+func (r *LoadRow) CPUAtLeast(ratio float64) {
+	ok := r.ServerUSPerReq > 0 && r.BaseUS/r.ServerUSPerReq >= ratio
+	r.Checks = append(r.Checks, Check{fmt.Sprintf("≥%.1f× by CPU", ratio), ok})
+}
+
+// P99Within checks the 99th percentile latency.
+func (r *LoadRow) P99Within(limit float64) {
+	r.Checks = append(r.Checks, Check{fmt.Sprintf("p99≤%gms", limit), r.P99 <= limit})
+}
+
+// Figure is a single measured value (an import, a memory figure) with its baseline.
+type Figure struct {
+	Section   string  `json:"section"`
+	Name      string  `json:"name"`
+	Value     float64 `json:"value"`
+	Unit      string  `json:"unit"`
+	Baseline  string  `json:"baseline,omitempty"`
+	BaseValue float64 `json:"baseline_value,omitempty"`
+	BaseUnit  string  `json:"baseline_unit,omitempty"`
+	Ratio     float64 `json:"ratio,omitempty"`
+	Checks    []Check `json:"checks,omitempty"`
+	Load1     float64 `json:"load1"`
+	Note      string  `json:"note,omitempty"`
+}
+
+// WriteJSON writes the report to path, creating its directory.
+func (r *Report) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadJSON reads a report WriteJSON wrote.
+func ReadJSON(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
+// Markdown writes the report as tables, the form BENCHMARKS.md quotes.
+func (r *Report) Markdown(w io.Writer) {
+	m := r.Machine
+	fmt.Fprintf(w, "Run %s – %s (%s).\n\n", r.Started.UTC().Format("2006-01-02 15:04"), r.Finished.UTC().Format("15:04 MST"),
+		r.Finished.Sub(r.Started).Round(time.Second))
+	fmt.Fprintf(w, "- Machine: %s, %d cores, %.1f GiB, kernel %s\n", m.CPU, m.Cores, m.MemoryGiB, m.Kernel)
+	fmt.Fprintf(w, "- Software: %s, %s, %s, %s\n", m.Go, m.Wrk, m.Pgbench, m.Postgres)
+	fmt.Fprintf(w, "- Load average (1 min): %.2f at the start, %.2f at the end; other tenants' cores during the loads: median %.2f\n",
+		m.Load1Start, m.Load1End, m.OtherCoresMedian)
+	s := r.Sizes
+	fmt.Fprintf(w, "- Data: scale %g: %s NL and %s BE addresses generated, %s and %s imported; loads of %s each\n",
+		s.Scale, thousands(float64(s.NLRequested)), thousands(float64(s.BERequested)),
+		thousands(float64(s.NLAddresses)), thousands(float64(s.BEAddresses)), s.Duration)
+	fmt.Fprintf(w, "- Command: `%s`", r.Command)
+	if r.Revision != "" {
+		fmt.Fprintf(w, " at revision %s", r.Revision)
+	}
+	fmt.Fprintln(w)
+	pass, fail := r.targets()
+	fmt.Fprintf(w, "- Targets: %d met, %d missed\n\n", pass, fail)
+
+	if len(r.Figures) > 0 {
+		fmt.Fprintln(w, "### Imports and memory")
+		fmt.Fprintln(w)
+		t := table{header: []string{"figure", "value", "baseline (same run)", "baseline value", "ratio", "target", "load1", "note"}}
+		for _, f := range r.Figures {
+			t.add(f.Section+": "+f.Name, num(f.Value)+" "+f.Unit, f.Baseline, numUnit(f.BaseValue, f.BaseUnit),
+				ratio(f.Ratio), checks(f.Checks), fmt.Sprintf("%.2f", f.Load1), f.Note)
+		}
+		t.write(w)
+	}
+	if len(r.Loads) > 0 {
+		fmt.Fprintln(w, "### Loads (wrk / pgbench on 127.0.0.1)")
+		fmt.Fprintln(w)
+		t := table{header: []string{"load", "c", "req/s", "baseline", "baseline req/s", "× req/s", "p50 ms", "p99 ms",
+			"baseline p99 ms", "server CPU µs/req", "× CPU", "target", "load1", "load generator cores", "other cores"}}
+		for _, l := range r.Loads {
+			name := l.Name
+			if l.Errors > 0 {
+				name += " (" + l.ErrorText + ")"
+			}
+			t.add(name, strconv.Itoa(l.Conns), thousands(l.RPS), l.Baseline, thousandsOrDash(l.BaseRPS), ratio(l.RatioRPS),
+				fmt.Sprintf("%.2f", l.P50), fmt.Sprintf("%.2f", l.P99), p99OrDash(l), fmt.Sprintf("%.1f", l.ServerUSPerReq), ratio(l.RatioUS),
+				checks(l.Checks), fmt.Sprintf("%.2f", l.Load1), fmt.Sprintf("%.2f", l.ClientCPU/max(l.Wall, 1e-9)), fmt.Sprintf("%.2f", l.OtherCores))
+		}
+		t.write(w)
+	}
+	if len(r.Micro) > 0 {
+		fmt.Fprintln(w, "### Go micro-benchmarks")
+		fmt.Fprintln(w)
+		t := table{header: []string{"package", "benchmark", "figures"}}
+		for _, b := range r.Micro {
+			var parts []string
+			for _, m := range b.Metrics {
+				parts = append(parts, num(m.Value)+" "+m.Unit)
+			}
+			t.add(strings.TrimPrefix(b.Package, "github.com/adreswijzer/adreswijzer/"), b.Name, strings.Join(parts, ", "))
+		}
+		t.write(w)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	if missed := r.missed(); len(missed) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Targets missed:")
+		fmt.Fprintln(w)
+		for _, m := range missed {
+			fmt.Fprintf(w, "- %s\n", m)
+		}
+	}
+}
+
+// missed lists the targets a figure or a load did not meet, so that none hides in a wide
+// table.
+func (r *Report) missed() []string {
+	var out []string
+	for _, f := range r.Figures {
+		if t := failed(f.Checks); t != "" {
+			out = append(out, fmt.Sprintf("%s: %s %s; target %s", f.Section, f.Name, strings.TrimSpace(num(f.Value)+" "+f.Unit), t))
+		}
+	}
+	for _, l := range r.Loads {
+		if t := failed(l.Checks); t != "" {
+			out = append(out, fmt.Sprintf("%s, c%d: %s req/s = %s %s, server CPU per request %s its, p99 %.2f ms; target %s",
+				l.Name, l.Conns, thousands(l.RPS), ratio(l.RatioRPS), l.Baseline, ratio(l.RatioUS), l.P99, t))
+		}
+	}
+	return out
+}
+
+// failed joins the targets of the checks that failed.
+func failed(cs []Check) string {
+	var t []string
+	for _, c := range cs {
+		if !c.OK {
+			t = append(t, c.Target)
+		}
+	}
+	return strings.Join(t, ", ")
+}
+
+func p99OrDash(l LoadRow) string {
+	if l.Baseline == "" {
+		return ""
+	}
+	return fmt.Sprintf("%.2f", l.BaseP99)
+}
+
+func (r *Report) targets() (pass, fail int) {
+	var all []Check
+	for _, l := range r.Loads {
+		all = append(all, l.Checks...)
+	}
+	for _, f := range r.Figures {
+		all = append(all, f.Checks...)
+	}
+	for _, c := range all {
+		if c.OK {
+			pass++
+		} else {
+			fail++
+		}
+	}
+	return pass, fail
+}
+
+func checks(cs []Check) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+func ratio(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
+func numUnit(v float64, unit string) string {
+	if v == 0 {
+		return ""
+	}
+	return num(v) + " " + unit
+}
+
+// num prints a figure with the precision it deserves.
+func num(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 10000:
+		return thousands(v)
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	case a == 0:
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+func thousandsOrDash(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return thousands(v)
+}
+
+func thousands(v float64) string {
+	s := strconv.FormatInt(int64(math.Round(v)), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// table writes a Markdown table padded so that it also reads as plain text.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	width := make([]int, len(t.header))
+	for i := range width {
+		width[i] = 3 // the shortest separator Markdown takes
+	}
+	for _, row := range append([][]string{t.header}, t.rows...) {
+		for i, c := range row {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	line := func(cells []string) {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, c := range cells {
+			b.WriteString(" " + c + strings.Repeat(" ", width[i]-len([]rune(c))) + " |")
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	line(t.header)
+	sep := make([]string, len(width))
+	for i, n := range width {
+		sep[i] = strings.Repeat("-", n)
+	}
+	line(sep)
+	for _, r := range t.rows {
+		line(r)
+	}
+	fmt.Fprintln(w)
+}
