@@ -7,16 +7,18 @@
 // cores, so absolute figures vary with the neighbours; the ratios, and the CPU cost per
 // request read from /proc, hold up much better.
 //
-//	go run ./bench/cmd/bench                       # national size, about 40 minutes
+//	go run ./bench/cmd/bench                       # national size, 14–20 minutes on two cores
 //	go run ./bench/cmd/bench -scale 0.1            # a tenth of it
-//	go run ./bench/cmd/bench -quick                # tiny sizes and short loads: does it work?
+//	go run ./bench/cmd/bench -quick                # tiny sizes and short loads: does it work? (5 minutes)
 //	go run ./bench/cmd/bench report artifacts/bench.json   # the tables again, as Markdown
 //
 // `make bench` runs it with -out artifacts/bench.json; BENCH_ARGS passes more options
 // (BENCH_ARGS=-quick, BENCH_ARGS="-scale 0.1").
 //
-// It expects bin/worker, bin/gateway and widget/adreswijzer.wasm (make build), wrk and pgbench on the PATH, and a
-// Postgres on 127.0.0.1:5432 where it may create and drop scratch databases.
+// It expects bin/worker, bin/gateway and widget/adreswijzer.wasm (make build), which it
+// copies before it starts, wrk and pgbench on the PATH, and a Postgres on 127.0.0.1:5432
+// where it may create and drop scratch databases. Every load is bounded (wrk -d, pgbench
+// -T) and goes to 127.0.0.1 only.
 package main
 
 import (
