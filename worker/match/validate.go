@@ -97,6 +97,9 @@ type validation struct {
 	// pcPlaces are the localities of the typed postcode: a street and number found in the
 	// same place under another postcode is a postcode typo, not a different address.
 	pcPlaces []adreswijzer.Names
+
+	streetMemo map[string]nameMatch               // by register street id
+	cityMemo   map[[2]adreswijzer.Names]nameMatch // by locality and municipality
 }
 
 // parse takes in the request with address1 read as line.
@@ -309,7 +312,8 @@ func (v *validation) gather() ([]*group, error) {
 	n := v.nums[0].Number
 	ds, ix, cat := v.ds, v.ix, v.ds.Catalog()
 	seen := map[string]bool{}
-	byKey := map[string]*group{}
+	type groupKey struct{ streetID, nl, fr, postcode string }
+	byKey := map[groupKey]*group{}
 	var groups []*group
 	add := func(as []adreswijzer.Address) {
 		for _, a := range as {
@@ -317,7 +321,7 @@ func (v *validation) gather() ([]*group, error) {
 				continue
 			}
 			seen[a.ID] = true
-			k := a.StreetID + "\x00" + a.Street.NL + "\x00" + a.Street.FR + "\x00" + a.Postcode
+			k := groupKey{a.StreetID, a.Street.NL, a.Street.FR, a.Postcode}
 			g := byKey[k]
 			if g == nil {
 				g = &group{}
@@ -329,8 +333,7 @@ func (v *validation) gather() ([]*group, error) {
 	}
 	goodStreet := func() bool {
 		for _, g := range groups {
-			var buf [4]nameVariant
-			if v.street.empty() || matchStreet(v.street, ix.streetVariantsOf(&g.addrs[0], &buf)).level >= levelFuzzy {
+			if v.street.empty() || v.streetMatch(&g.addrs[0]).level >= levelFuzzy {
 				return true
 			}
 		}
@@ -492,9 +495,8 @@ func placesWithPrefix(cat *adreswijzer.Catalog, prefix string) []adreswijzer.Pla
 // hurts against a field typed wrong.
 func (v *validation) score(g *group) {
 	a := &g.addrs[0]
-	var buf [4]nameVariant
-	g.street = matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
-	g.city = matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
+	g.street = v.streetMatch(a)
+	g.city = v.cityMatch(a)
 	switch {
 	case v.zip != zipOK && v.c == adreswijzer.NL && len(a.Postcode) == 6 && digitRun4(v.r.Zip) == a.Postcode[:4]:
 		// "1381" or "1381 B": the four digits of a Dutch postcode place the address.
@@ -516,6 +518,39 @@ func (v *validation) score(g *group) {
 		cityScore = 0.5
 	}
 	g.score = 3*streetScore + 2*g.pcHit + cityScore
+}
+
+// streetMatch is how the typed street matches a's street. A Belgian postcode holds
+// thousands of addresses on a few hundred streets, so each street is compared once per
+// request.
+func (v *validation) streetMatch(a *adreswijzer.Address) nameMatch {
+	if m, ok := v.streetMemo[a.StreetID]; ok && a.StreetID != "" {
+		return m
+	}
+	var buf [4]nameVariant
+	m := matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
+	if a.StreetID != "" {
+		if v.streetMemo == nil {
+			v.streetMemo = map[string]nameMatch{}
+		}
+		v.streetMemo[a.StreetID] = m
+	}
+	return m
+}
+
+// cityMatch is how the typed city matches a's locality and municipality, each pair
+// compared once per request, for the same reason.
+func (v *validation) cityMatch(a *adreswijzer.Address) nameMatch {
+	k := [2]adreswijzer.Names{a.Locality, a.Municipality}
+	if m, ok := v.cityMemo[k]; ok {
+		return m
+	}
+	m := matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
+	if v.cityMemo == nil {
+		v.cityMemo = map[[2]adreswijzer.Names]nameMatch{}
+	}
+	v.cityMemo[k] = m
+	return m
 }
 
 // acceptable says whether a group may be the answer at all: its street must match and
