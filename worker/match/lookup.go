@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
@@ -50,6 +52,11 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 		pend = append(pend, pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip})
 	case !ds.Catalog().HasPostcode(pc):
 		pend = append(pend, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+	case c == adreswijzer.BE && strings.TrimSpace(q.Street) != "":
+		found, hit, pend, err = lookupOnStreets(ctx, ds, ix, pc, q.Number, newTypedName(q.Street))
+		if err != nil {
+			return adreswijzer.LookupResponse{}, storeErr(err)
+		}
 	default:
 		as, err := ds.AddressesAt(ctx, pc, q.Number)
 		if err != nil {
@@ -100,9 +107,9 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 	}
 	var best nameMatch
 	var bestID string
+	var memo streetMemo
 	for i := range as {
-		var buf [4]nameVariant
-		if m := matchStreet(street, ix.streetVariantsOf(&as[i], &buf)); m.better(best) {
+		if m := memo.match(ix, street, &as[i]); m.better(best) {
 			best, bestID = m, as[i].StreetID
 		}
 	}
@@ -129,6 +136,69 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 		return nil, nil, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}
 	}
 	return nil, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}}
+}
+
+// lookupOnStreets answers a Belgian lookup as lookupStreet does, street first: a Belgian
+// postcode is a whole municipality, with the number on hundreds of its streets, so the
+// streets of the postcode are matched by name and only the best ones read for the number.
+// The answer is the best-matching street that has the number; a matching street without it
+// gives HOUSE_NUMBER_NOT_FOUND, and no matching street STREET_MISMATCH. Streets typed as the
+// register writes them (up to case, accents and abbreviations) are tried before any
+// similarity is computed, which is most lookups.
+func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc string, n int, street typedName) ([]adreswijzer.Address, *nameMatch, []pending, error) {
+	streets := placeStreets(ds.Catalog().PlacesIn(pc))
+	var first *nameMatch // the best street found, with or without the number
+	for _, fuzzy := range []bool{false, true} {
+		var cands []streetCand
+		for _, st := range streets {
+			var buf [4]nameVariant
+			vars := ix.streetVariants(st, &buf)
+			m := matchStreetExactly(street, vars)
+			if fuzzy {
+				m = matchStreet(street, vars)
+			}
+			if m.level >= levelFuzzy {
+				cands = append(cands, streetCand{st, m})
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b streetCand) int {
+			switch {
+			case a.m.better(b.m):
+				return -1
+			case b.m.better(a.m):
+				return 1
+			}
+			return 0
+		})
+		for i := range cands {
+			if first == nil {
+				first = &cands[i].m
+			}
+			as, err := ds.AddressesOnStreet(ctx, cands[i].st, n)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			kept := filterAddrs(as, func(a *adreswijzer.Address) bool { return a.Postcode == pc })
+			if len(kept) == 0 {
+				continue
+			}
+			var pend []pending
+			if cands[i].m.level != levelExact {
+				pend = append(pend, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &kept[0]})
+			}
+			return kept, &cands[i].m, pend, nil
+		}
+	}
+	if first == nil {
+		return nil, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}}, nil
+	}
+	return nil, first, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}, nil
+}
+
+// streetCand is a catalog street and how a typed name matched it.
+type streetCand struct {
+	st uint32
+	m  nameMatch
 }
 
 func containsAddition(list []*string, s *string) bool {

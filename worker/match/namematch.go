@@ -136,9 +136,24 @@ func containsWords(text, name string) bool {
 
 // matchStreet returns the best match of the typed street among a street's name variants.
 func matchStreet(t typedName, vars []nameVariant) nameMatch {
+	return bestVariant(t, vars, matchName)
+}
+
+// matchStreetExactly is matchStreet up to levelCanon: no similarity is computed.
+func matchStreetExactly(t typedName, vars []nameVariant) nameMatch {
+	return bestVariant(t, vars, func(t typedName, v nameVariant) nameMatch {
+		m := nameMatch{kind: v.kind, name: v.name}
+		if !t.empty() {
+			exactLevel(t, v, &m)
+		}
+		return m
+	})
+}
+
+func bestVariant(t typedName, vars []nameVariant, match func(typedName, nameVariant) nameMatch) nameMatch {
 	var best nameMatch
 	for _, v := range vars {
-		m := matchName(t, v)
+		m := match(t, v)
 		switch {
 		case m.better(best):
 			best = m
@@ -147,6 +162,26 @@ func matchStreet(t typedName, vars []nameVariant) nameMatch {
 		}
 	}
 	return best
+}
+
+// streetMemo keeps how one typed street matched each register street. A Belgian postcode
+// holds hundreds of streets with thousands of addresses, so a request compares each street
+// once, not once per address.
+type streetMemo map[string]nameMatch // by register street id
+
+func (sm *streetMemo) match(ix *index, t typedName, a *adreswijzer.Address) nameMatch {
+	if m, ok := (*sm)[a.StreetID]; ok && a.StreetID != "" {
+		return m
+	}
+	var buf [4]nameVariant
+	m := matchStreet(t, ix.streetVariantsOf(a, &buf))
+	if a.StreetID != "" {
+		if *sm == nil {
+			*sm = streetMemo{}
+		}
+		(*sm)[a.StreetID] = m
+	}
+	return m
 }
 
 // streetVariantsOf returns the name variants of an address's street: from the index when the

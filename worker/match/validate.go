@@ -98,8 +98,8 @@ type validation struct {
 	// same place under another postcode is a postcode typo, not a different address.
 	pcPlaces []adreswijzer.Names
 
-	streetMemo map[string]nameMatch               // by register street id
-	cityMemo   map[[2]adreswijzer.Names]nameMatch // by locality and municipality
+	streets  streetMemo
+	cityMemo map[[2]adreswijzer.Names]nameMatch // by locality and municipality
 }
 
 // parse takes in the request with address1 read as line.
@@ -471,13 +471,23 @@ func (v *validation) cityLocalities() []uint32 {
 }
 
 func placeStreets(ps []adreswijzer.Place) []uint32 {
+	// Places are sorted by postcode, then street: within one postcode a street's places
+	// stand together, and a Belgian postcode has hundreds of them.
 	var out []uint32
-	for _, p := range ps {
-		if !containsU32(out, p.Street) {
+	for i, p := range ps {
+		if i == 0 || p.Street != ps[i-1].Street {
 			out = append(out, p.Street)
 		}
 	}
-	return out
+	if len(ps) == 0 || ps[0].Postcode == ps[len(ps)-1].Postcode {
+		return out
+	}
+	seen := make(map[uint32]bool, len(out))
+	return slices.DeleteFunc(out, func(st uint32) bool {
+		dup := seen[st]
+		seen[st] = true
+		return dup
+	})
 }
 
 // placesWithPrefix returns the places whose postcode starts with prefix (a Dutch PC4).
@@ -520,22 +530,9 @@ func (v *validation) score(g *group) {
 	g.score = 3*streetScore + 2*g.pcHit + cityScore
 }
 
-// streetMatch is how the typed street matches a's street. A Belgian postcode holds
-// thousands of addresses on a few hundred streets, so each street is compared once per
-// request.
+// streetMatch is how the typed street matches a's street.
 func (v *validation) streetMatch(a *adreswijzer.Address) nameMatch {
-	if m, ok := v.streetMemo[a.StreetID]; ok && a.StreetID != "" {
-		return m
-	}
-	var buf [4]nameVariant
-	m := matchStreet(v.street, v.ix.streetVariantsOf(a, &buf))
-	if a.StreetID != "" {
-		if v.streetMemo == nil {
-			v.streetMemo = map[string]nameMatch{}
-		}
-		v.streetMemo[a.StreetID] = m
-	}
-	return m
+	return v.streets.match(v.ix, v.street, a)
 }
 
 // cityMatch is how the typed city matches a's locality and municipality, each pair
