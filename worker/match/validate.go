@@ -356,12 +356,23 @@ func (v *validation) gather() ([]*group, error) {
 	}
 
 	if v.zip == zipOK && v.pcKnown {
-		as, err := ds.AddressesAt(v.ctx, v.pc, n)
-		if err != nil {
-			return nil, storeErr(err)
+		// A Belgian postcode is a whole municipality: the number stands on hundreds of its
+		// streets, and only those named like the typed street can be the address. The
+		// others at the number are read only when none is, as suggestions.
+		beStreetFirst := v.c == adreswijzer.BE && !v.street.empty()
+		if beStreetFirst {
+			if err := onStreets(placeStreets(cat.PlacesIn(v.pc))); err != nil {
+				return nil, err
+			}
 		}
-		add(as)
-		if !goodStreet() && !v.street.empty() {
+		if !beStreetFirst || !goodStreet() {
+			as, err := ds.AddressesAt(v.ctx, v.pc, n)
+			if err != nil {
+				return nil, storeErr(err)
+			}
+			add(as)
+		}
+		if !beStreetFirst && !goodStreet() && !v.street.empty() {
 			if err := onStreets(placeStreets(cat.PlacesIn(v.pc))); err != nil {
 				return nil, err
 			}
@@ -419,11 +430,18 @@ func (v *validation) bestStreets(streets []uint32, limit int) []uint32 {
 		st uint32
 		m  nameMatch
 	}
+	// Only the best level counts (below), so when some street matches at an exact level
+	// the similarity of all others is not worth computing.
 	var hits []scored
-	for _, st := range streets {
-		var buf [4]nameVariant
-		if m := matchStreet(v.street, v.ix.streetVariants(st, &buf)); m.level >= levelContain {
-			hits = append(hits, scored{st, m})
+	for _, match := range []func(typedName, []nameVariant) nameMatch{matchStreetExactly, matchStreet} {
+		for _, st := range streets {
+			var buf [4]nameVariant
+			if m := match(v.street, v.ix.streetVariants(st, &buf)); m.level >= levelContain {
+				hits = append(hits, scored{st, m})
+			}
+		}
+		if len(hits) > 0 {
+			break
 		}
 	}
 	// Keep only the best level found, as the cascade stops at the first level that matches.
