@@ -23,6 +23,8 @@ type Stats struct {
 	P75 float64 `json:"p75_ms,omitempty"`
 	P90 float64 `json:"p90_ms,omitempty"`
 	P99 float64 `json:"p99_ms"`
+	// Max is the slowest request (paced loads only).
+	Max float64 `json:"max_ms,omitempty"`
 	// BytesRead is what the generator received, headers included (wrk only).
 	BytesRead float64 `json:"bytes_read,omitempty"`
 	// Errors are answers other than 2xx/3xx plus socket errors (wrk), or failed

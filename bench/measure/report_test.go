@@ -41,6 +41,47 @@ func TestLoadRowRatiosAndTargets(t *testing.T) {
 	}
 }
 
+// Paced rows carry the latency targets and are counted and listed with the others; an
+// informational limit on a saturation row is shown but counted neither way.
+func TestPacedRowsAndInfoChecks(t *testing.T) {
+	base := LoadRow{Group: "paced", Rate: 2000, Run: Run{Name: "trivial Go handler", Stats: Stats{Requests: 20000, RPS: 2000, P50: 0.2, P99: 0.8, Max: 3}}}
+	validate := LoadRow{Group: "paced", Rate: 2000, Run: Run{Name: "worker validate",
+		Stats: Stats{Requests: 20000, RPS: 1999, P50: 0.6, P99: 6.4, Max: 40, Errors: 20, ErrorText: "20 × status 500"}}}
+	validate.Compare(base)
+	validate.P99Within(5)
+	suggest := LoadRow{Group: "paced", Rate: 2000, Run: Run{Name: "worker suggest", Stats: Stats{Requests: 20000, RPS: 2000, P50: 0.5, P99: 2.4, Max: 12}}}
+	suggest.Compare(base)
+	suggest.P99Within(10)
+	sat := LoadRow{Group: "worker", Conns: 32, Run: Run{Name: "worker validate", Stats: Stats{RPS: 12000, P99: 45}}}
+	sat.Compare(LoadRow{Run: Run{Name: "trivial Go handler", Stats: Stats{RPS: 10000, P99: 7}}})
+	sat.AtLeast(0.8)
+	sat.P99Info(5)
+	if got := checks(sat.Checks); got != "≥0.8× pass; p99≤5ms over (info)" {
+		t.Errorf("saturation checks %q", got)
+	}
+	if r := validate.RatioP99(); r != 8 {
+		t.Errorf("p99 ratio %v, want 8", r)
+	}
+	if base.RatioP99() != 0 {
+		t.Errorf("the baseline has a p99 ratio")
+	}
+	rep := &Report{Loads: []LoadRow{sat}, Paced: []LoadRow{base, validate, suggest}}
+	if pass, fail := rep.targets(); pass != 2 || fail != 1 {
+		t.Errorf("targets %d met, %d missed; want 2, 1", pass, fail)
+	}
+	want := "worker validate, paced at 2,000 req/s: p99 6.40 ms = 8.00× trivial Go handler's (0.80 ms), errors 0.10% (20 × status 500); target p99≤5ms"
+	if m := rep.missed(); len(m) != 1 || m[0] != want {
+		t.Errorf("missed %q\nwant %q", m, want)
+	}
+	var out strings.Builder
+	rep.Markdown(&out)
+	for _, s := range []string{"### Paced loads", "| worker suggest ", "| 2,000 ", "| 3.00× ", "| 12.00 ", "p99≤10ms pass", "0.00%"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("the report lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
 // The report survives its JSON form, which `bench report` renders again.
 func TestReportRoundTrip(t *testing.T) {
 	r := &Report{
@@ -48,8 +89,8 @@ func TestReportRoundTrip(t *testing.T) {
 		Command: "go run ./bench/cmd/bench", Machine: Machine{CPU: "AMD EPYC", Cores: 2, MemoryGiB: 23.5},
 		Sizes: Sizes{Scale: 1, NLRequested: 10_000_000, NLAddresses: 9_922_053},
 		Loads: []LoadRow{{Group: "worker", Conns: 32, Run: Run{Name: "worker lookup", Stats: Stats{RPS: 12345, P50: 1, P99: 9}},
-			Baseline: "trivial Go handler", BaseRPS: 24690, RatioRPS: 0.5, Checks: []Check{{"≥0.8×", false}}}},
-		Figures: []Figure{{Section: "memory", Name: "memory store", Value: 41.5, Unit: "B", Checks: []Check{{"≤64 B", true}}}},
+			Baseline: "trivial Go handler", BaseRPS: 24690, RatioRPS: 0.5, Checks: []Check{{Target: "≥0.8×"}}}},
+		Figures: []Figure{{Section: "memory", Name: "memory store", Value: 41.5, Unit: "B", Checks: []Check{{Target: "≤64 B", OK: true}}}},
 		Micro:   []Bench{{Package: "github.com/adreswijzer/adreswijzer/gateway", Name: "BenchmarkDecide/live_lookup", Metrics: []Metric{{2500, "ns/op"}}}},
 	}
 	path := filepath.Join(t.TempDir(), "bench.json")

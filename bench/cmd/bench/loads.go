@@ -39,13 +39,17 @@ func (l *loader) wrk(ctx context.Context, group, name string, conns int, base, k
 	if err != nil {
 		return row, fmt.Errorf("%s: %w", name, err)
 	}
-	errs := ""
-	if run.Errors > 0 {
-		errs = " ERRORS: " + run.ErrorText
-	}
 	fmt.Fprintf(l.log, "  %-34s c%-3d %9.0f req/s  p50 %6.2f ms  p99 %7.2f ms  %6.1f µs/req  load %.2f  other %.2f cores%s\n",
-		name, conns, run.RPS, run.P50, run.P99, run.ServerUSPerReq, run.Load1, run.OtherCores, errs)
+		name, conns, run.RPS, run.P50, run.P99, run.ServerUSPerReq, run.Load1, run.OtherCores, errorsNote(run))
 	return row, nil
+}
+
+// errorsNote is what the progress log adds to the line of a load that had errors.
+func errorsNote(run measure.Run) string {
+	if run.Errors == 0 {
+		return ""
+	}
+	return " ERRORS: " + run.ErrorText
 }
 
 // pgbench runs `pgbench -S -M prepared` against db and measures its backends.

@@ -1,8 +1,9 @@
 // Command bench is `make bench`: in one run on 127.0.0.1 it measures the baselines (a
 // trivial Go handler, Caddy answering by itself and proxying to that handler, pgbench point
 // selects), generates national-size synthetic registers with bench/gen, imports them into
-// memory and into Postgres, loads the worker and the gateway with wrk, collects the Go
-// micro-benchmarks and the WASM size, and prints every figure next to the baseline it is
+// memory and into Postgres, loads the worker and the gateway with wrk (flat out) and the
+// worker with paced loads at a constant rate (vegeta: the latency at that rate), collects
+// the Go micro-benchmarks and the WASM size, and prints every figure next to the baseline it is
 // compared with, measured in the same run. The machine it was written for has two shared
 // cores, so absolute figures vary with the neighbours; the ratios, and the CPU cost per
 // request read from /proc, hold up much better.
@@ -18,7 +19,7 @@
 // It expects bin/worker, bin/gateway and widget/adreswijzer.wasm (make build), which it
 // copies before it starts, wrk and pgbench on the PATH, and a Postgres on 127.0.0.1:5432
 // where it may create and drop scratch databases. Every load is bounded (wrk -d, pgbench
-// -T) and goes to 127.0.0.1 only.
+// -T, the paced loads' -duration and request timeout) and goes to 127.0.0.1 only.
 package main
 
 import (
@@ -44,6 +45,7 @@ var subcommands = map[string]func(args []string, stdout io.Writer) error{
 	"trivial":  trivialCmd,
 	"probe":    probeCmd,
 	"mapprobe": mapProbeCmd,
+	"paced":    pacedCmd,
 	"report":   reportCmd,
 }
 
@@ -94,6 +96,7 @@ type config struct {
 	threads  int
 	keys     int
 	hotKeys  int
+	rate     int // of the paced loads; 0 leaves them out
 
 	adminURL string
 	pgConns  int
@@ -132,6 +135,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	conns := fs.String("conns", "8,32,64", "wrk connection counts, comma-separated")
 	fs.IntVar(&cfg.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&cfg.keys, "keys", 50000, "requests drawn from the imported data per key file")
+	fs.IntVar(&cfg.rate, "rate", 2000, "requests per second of the paced (open-loop) worker loads; 0 leaves them out")
 	fs.IntVar(&cfg.hotKeys, "hot-keys", 1000, "lookups the cached gateway load cycles through (must fit the gateway cache)")
 	fs.StringVar(&cfg.adminURL, "database", envOr("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
 		"Postgres `URL` where scratch databases are created and dropped; $BENCH_DATABASE_URL")
@@ -157,6 +161,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			"duration":  func() { cfg.duration = 2 * time.Second },
 			"keys":      func() { cfg.keys = 2000 },
 			"hot-keys":  func() { cfg.hotKeys = 100 },
+			"rate":      func() { cfg.rate = 200 },
 			"max-wait":  func() { cfg.guard.MaxWait = 0 },
 			"tries":     func() { cfg.guard.Tries = 1 },
 			"conns":     func() { *conns = "8" },
@@ -198,6 +203,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.duration < time.Second {
 		return cfg, errors.New("-duration must be at least 1s")
+	}
+	if cfg.rate < 0 {
+		return cfg, errors.New("-rate must not be negative")
 	}
 	if cfg.hotKeys < 1 || cfg.keys < cfg.hotKeys {
 		return cfg, errors.New("-hot-keys must be at least 1 and at most -keys")

@@ -40,16 +40,19 @@ func TestParseConfig(t *testing.T) {
 		conns  []int
 		check  func(config) bool
 	}{
-		{"national by default", nil, "", true, 10_000_000, 6_500_000, []int{8, 32, 64}, nil},
+		{"national by default", nil, "", true, 10_000_000, 6_500_000, []int{8, 32, 64}, func(c config) bool { return c.rate == 2000 }},
 		{"scale", []string{"-scale", "0.1"}, "", true, 1_000_000, 650_000, []int{8, 32, 64}, nil},
 		{"BENCH_SCALE", nil, "0.5", true, 5_000_000, 3_250_000, []int{8, 32, 64}, nil},
 		{"flag over BENCH_SCALE", []string{"-scale", "0.2"}, "0.5", true, 2_000_000, 1_300_000, []int{8, 32, 64}, nil},
 		{"quick", []string{"-quick"}, "", true, 10_000, 6_500, []int{8},
-			func(c config) bool { return c.duration == 2*time.Second && c.guard.Tries == 1 }},
+			func(c config) bool { return c.duration == 2*time.Second && c.guard.Tries == 1 && c.rate == 200 }},
 		{"quick keeps what is given", []string{"-quick", "-conns", "4,16", "-duration", "3s"}, "", true, 10_000, 6_500, []int{4, 16},
 			func(c config) bool { return c.duration == 3*time.Second }},
 		{"skip", []string{"-skip", "micro, wasm"}, "", true, 10_000_000, 6_500_000, []int{8, 32, 64},
 			func(c config) bool { return c.skip["micro"] && c.skip["wasm"] && !c.skip["gateway"] }},
+		{"rate", []string{"-quick", "-rate", "500"}, "", true, 10_000, 6_500, []int{8}, func(c config) bool { return c.rate == 500 }},
+		{"no paced loads", []string{"-rate", "0"}, "", true, 10_000_000, 6_500_000, []int{8, 32, 64}, func(c config) bool { return c.rate == 0 }},
+		{"bad rate", []string{"-rate", "-1"}, "", false, 0, 0, nil, nil},
 		{"unknown phase", []string{"-skip", "imports"}, "", false, 0, 0, nil, nil},
 		{"bad conns", []string{"-conns", "8,x"}, "", false, 0, 0, nil, nil},
 		{"bad scale", []string{"-scale", "0"}, "", false, 0, 0, nil, nil},
@@ -165,6 +168,26 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("%s: baseline %q ratio %v, want baseline %q", name, l.Baseline, l.RatioRPS, base)
 		}
 	}
+	paced := map[string]measure.LoadRow{}
+	for _, l := range rep.Paced {
+		paced[l.Name] = l
+		if l.Requests == 0 || l.Errors > 0 || l.ServerCPU <= 0 || l.ClientCPU <= 0 || l.Rate != 200 || l.P99 <= 0 || l.Max < l.P99 {
+			t.Errorf("paced %s: %d requests at %d/s, %d errors (%s), %.2f s server and %.2f s vegeta CPU, p99 %v max %v",
+				l.Name, l.Requests, l.Rate, l.Errors, l.ErrorText, l.ServerCPU, l.ClientCPU, l.P99, l.Max)
+		}
+	}
+	for _, name := range []string{"trivial Go handler", "worker lookup", "worker validate", "worker suggest", "worker autocomplete"} {
+		l, ok := paced[name]
+		switch {
+		case !ok:
+			t.Errorf("no paced load %q", name)
+		case name != "trivial Go handler" && (l.Baseline != "trivial Go handler" || l.RatioP99() <= 0):
+			t.Errorf("paced %s: baseline %q, p99 ratio %v", name, l.Baseline, l.RatioP99())
+		}
+	}
+	if got := checks(paced["worker validate"].Checks, paced["worker suggest"].Checks, loads["worker validate"].Checks); !slices.Equal(got, []string{"p99≤5ms", "p99≤10ms", "≥0.8×", "≥0.8× by CPU", "p99≤5ms (info)"}) {
+		t.Errorf("targets %q", got)
+	}
 	sections := map[string]int{}
 	for _, f := range rep.Figures {
 		sections[f.Section]++
@@ -178,9 +201,24 @@ func TestQuickRun(t *testing.T) {
 	if rep.Sizes.NLAddresses == 0 || rep.Sizes.BEAddresses == 0 {
 		t.Errorf("sizes %+v", rep.Sizes)
 	}
-	for _, want := range []string{"### Imports and memory", "### Loads", "X-Cache: HIT"} {
+	for _, want := range []string{"### Imports and memory", "### Loads", "### Paced loads", "X-Cache: HIT"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the printed report lacks %q", want)
 		}
 	}
+}
+
+// checks lists the targets of checks, informational ones marked.
+func checks(lists ...[]measure.Check) []string {
+	var out []string
+	for _, cs := range lists {
+		for _, c := range cs {
+			if c.Info {
+				out = append(out, c.Target+" (info)")
+			} else {
+				out = append(out, c.Target)
+			}
+		}
+	}
+	return out
 }

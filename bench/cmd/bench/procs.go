@@ -146,8 +146,10 @@ func waitReady(ctx context.Context, s *server, url string, limit time.Duration, 
 
 // request sends one request of a key file line ("GET <target>" or "POST <target> <body>").
 func request(base, line, bearer string) (*http.Response, []byte, error) {
-	method, rest, _ := strings.Cut(line, " ")
-	target, body, _ := strings.Cut(rest, " ")
+	method, target, body, ok := parseKeyLine(line)
+	if !ok {
+		return nil, nil, fmt.Errorf("not a request: %q", line)
+	}
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
