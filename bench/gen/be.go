@@ -142,44 +142,24 @@ func writeRegion(ctx context.Context, dir string, seed uint64, reg int, refs *be
 	start := time.Now()
 	rg := &beRegions[reg]
 	st := BERegionStats{Region: rg.file, Path: filepath.Join(dir, FileNameBE(rg.file))}
-	tmp := st.Path + ".partial"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return st, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
+	var g *beGen
+	size, err := writeFileAtomically(st.Path, func(w *bufio.Writer) error {
+		g = &beGen{seed: seed, reg: reg, rg: rg, refs: refs, w: w, st: &st, addrID: rg.addrID, streetID: rg.streetID0,
+			postcodes: map[string]bool{}, suffixCum: cumCounts(refs.suffixes)}
+		g.boxStarts = seriesStarts(refs.boxes)
+		g.boxCum = cumCounts(g.boxStarts)
+		if _, err := w.WriteString(beHeader); err != nil {
+			return err
 		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	g := &beGen{seed: seed, reg: reg, rg: rg, refs: refs, w: w, st: &st, addrID: rg.addrID, streetID: rg.streetID0,
-		postcodes: map[string]bool{}, suffixCum: cumCounts(refs.suffixes)}
-	g.boxStarts = seriesStarts(refs.boxes)
-	g.boxCum = cumCounts(g.boxStarts)
-	if _, err := w.WriteString(beHeader); err != nil {
-		return st, err
-	}
-	if err := g.run(ctx, rows); err != nil {
-		return st, fmt.Errorf("BE %s: %w", rg.file, err)
-	}
-	if err := w.Flush(); err != nil {
-		return st, err
-	}
-	if err := f.Close(); err != nil {
-		return st, err
-	}
-	if err := os.Rename(tmp, st.Path); err != nil {
-		return st, err
-	}
-	ok = true
-	fi, err := os.Stat(st.Path)
+		if err := g.run(ctx, rows); err != nil {
+			return fmt.Errorf("BE %s: %w", rg.file, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return st, err
 	}
-	st.Bytes = fi.Size()
+	st.Bytes = size
 	st.Postcodes = len(g.postcodes)
 	st.Duration = time.Since(start)
 	return st, nil

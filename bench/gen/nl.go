@@ -121,44 +121,20 @@ func WriteNL(ctx context.Context, dir string, opts NLOptions) (NLStats, error) {
 		return st, err
 	}
 	st.Path = filepath.Join(dir, FileNameNL(date))
-	tmp := st.Path + ".partial"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return st, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
+	size, err := writeFileAtomically(st.Path, func(bw *bufio.Writer) error {
+		x := &nlWriter{p: p, outer: zip.NewWriter(bw), workers: workers, mod: date.Add(6 * time.Hour), onFile: opts.OnFile}
+		if err := x.outer.SetComment(zipComment(opts.Seed)); err != nil {
+			return err
 		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	x := &nlWriter{p: p, outer: zip.NewWriter(bw), workers: workers, mod: date.Add(6 * time.Hour), onFile: opts.OnFile}
-	if err := x.outer.SetComment(zipComment(opts.Seed)); err != nil {
-		return st, err
-	}
-	if err := x.write(ctx, &st); err != nil {
-		return st, fmt.Errorf("NL: %w", err)
-	}
-	if err := x.outer.Close(); err != nil {
-		return st, err
-	}
-	if err := bw.Flush(); err != nil {
-		return st, err
-	}
-	if err := f.Close(); err != nil {
-		return st, err
-	}
-	if err := os.Rename(tmp, st.Path); err != nil {
-		return st, err
-	}
-	ok = true
-	fi, err := os.Stat(st.Path)
+		if err := x.write(ctx, &st); err != nil {
+			return fmt.Errorf("NL: %w", err)
+		}
+		return x.outer.Close()
+	})
 	if err != nil {
 		return st, err
 	}
-	st.Bytes = fi.Size()
+	st.Bytes = size
 	return st, nil
 }
 

@@ -2,10 +2,13 @@ package gen
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -173,4 +176,41 @@ func dosTime(t time.Time) (date, tm uint16) {
 	date = uint16(t.Day() + int(t.Month())<<5 + (t.Year()-1980)<<9)
 	tm = uint16(t.Second()/2 + t.Minute()<<5 + t.Hour()<<11)
 	return date, tm
+}
+
+// writeFileAtomically writes path through a buffered writer given to write: into path
+// + ".partial", renamed over path only once everything is written and closed, so that an
+// interrupted generation never leaves a file that looks complete. It returns the file's size.
+func writeFileAtomically(path string, write func(*bufio.Writer) error) (int64, error) {
+	tmp := path + ".partial"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return 0, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := write(w); err != nil {
+		return 0, err
+	}
+	if err := w.Flush(); err != nil {
+		return 0, fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return 0, err
+	}
+	ok = true
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }
