@@ -186,6 +186,15 @@ func (s *RedisServer) Kill() {
 // Client connects to this server.
 func (s *RedisServer) Client() *redis.Client { return redis.NewClient(&redis.Options{Addr: s.Addr}) }
 
+// FailFastClient connects to this server as the gateway under test should see it during an
+// outage: no retries and one dial attempt, so a killed or paused server shows at once. It
+// is closed with the test.
+func (s *RedisServer) FailFastClient(t testing.TB) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // URL of this server.
 func (s *RedisServer) URL() string { return "redis://" + s.Addr }
 

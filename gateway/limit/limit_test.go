@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 )
@@ -120,8 +119,7 @@ func TestSharedUsesRedis(t *testing.T) {
 // With no Redis answering, decisions are local, fast, and Redis is tried again later.
 func TestSharedFallsBack(t *testing.T) {
 	srv := gatewaytest.StartRedisServer(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
-	defer rdb.Close()
+	rdb := srv.FailFastClient(t)
 	s := NewShared(rdb, NewLocal(100), "fb:", 50*time.Millisecond, 200*time.Millisecond, quiet())
 	r := Rule{Rate: 1, Period: time.Minute, Burst: 2}
 	ctx := context.Background()

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 )
 
@@ -145,8 +143,7 @@ func TestSinkHangsLocal(t *testing.T) {
 // must not wait on Postgres for the account's totals.
 func TestRedisDownSinkFrozen(t *testing.T) {
 	srv := gatewaytest.StartRedisServer(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
-	defer rdb.Close()
+	rdb := srv.FailFastClient(t)
 	sink := newFrozenSink(t, "r", 3)
 	defer sink.thaw()
 	m, _ := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: "f:", Timeout: 50 * time.Millisecond, Retry: time.Hour,

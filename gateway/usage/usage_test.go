@@ -228,12 +228,8 @@ func TestRedisSeededFromSink(t *testing.T) {
 // Redis goes away: counting goes on locally, and the counts reach Redis when it is back.
 func TestRedisOutage(t *testing.T) {
 	srv := gatewaytest.StartRedisServer(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
-	defer rdb.Close()
-	sink, _ := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
-	m, _ := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: "o:", Timeout: 50 * time.Millisecond, Retry: 100 * time.Millisecond,
-		Log: quiet(), FlushEvery: 50 * time.Millisecond})
-	defer m.Close()
+	rdb := srv.FailFastClient(t)
+	m := outageMeter(t, rdb, "o:")
 	ctx := context.Background()
 	charge := func() {
 		t.Helper()
@@ -320,12 +316,8 @@ var sessions = func() []string {
 // meanwhile is added to its totals once it answers again.
 func TestRedisStallReplayed(t *testing.T) {
 	srv := gatewaytest.StartRedisServer(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
-	defer rdb.Close()
-	sink, _ := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
-	m, _ := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: "p:", Timeout: 50 * time.Millisecond, Retry: 100 * time.Millisecond,
-		Log: quiet(), FlushEvery: 50 * time.Millisecond})
-	defer m.Close()
+	rdb := srv.FailFastClient(t)
+	m := outageMeter(t, rdb, "p:")
 	ctx := context.Background()
 	charge := func() {
 		t.Helper()
@@ -388,4 +380,21 @@ func TestConcurrentCharges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outageMeter is a meter on a file sink and rdb with short time-outs and retries, for the
+// tests that take Redis away.
+func outageMeter(t *testing.T, rdb *redis.Client, prefix string) *Meter {
+	t.Helper()
+	sink, err := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMeter(Config{Sink: sink, Redis: rdb, Prefix: prefix, Timeout: 50 * time.Millisecond, Retry: 100 * time.Millisecond,
+		Log: quiet(), FlushEvery: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
 }
