@@ -80,6 +80,23 @@ func typedQueries(b testing.TB) []string {
 	return qs
 }
 
+// timedCalls runs call(0) … call(b.N-1), timing each, and reports allocations and the
+// latency distribution beside the mean.
+func timedCalls(b *testing.B, call func(i int) error) {
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if err := call(i); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, lat)
+}
+
 // percentiles reports the latency distribution of the timed calls.
 func percentiles(b *testing.B, lat []time.Duration) {
 	if len(lat) == 0 {
@@ -96,18 +113,10 @@ func BenchmarkSuggestNational(b *testing.B) {
 	e := nationalEngine(b)
 	qs := typedQueries(b)
 	ctx := context.Background()
-	lat := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := e.Suggest(ctx, SuggestQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]}); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, lat)
+	timedCalls(b, func(i int) error {
+		_, err := e.Suggest(ctx, SuggestQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]})
+		return err
+	})
 	b.ReportMetric(float64(len(qs)), "distinct-queries")
 }
 
@@ -145,18 +154,10 @@ func BenchmarkValidate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	lat := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := e.Validate(ctx, cases[i%len(cases)].req); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, lat)
+	timedCalls(b, func(i int) error {
+		_, err := e.Validate(ctx, cases[i%len(cases)].req)
+		return err
+	})
 	b.ReportMetric(float64(len(cases)), "distinct-inputs")
 }
 
@@ -174,18 +175,10 @@ func BenchmarkLookup(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
-	lat := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := e.Lookup(ctx, qs[i%len(qs)]); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, lat)
+	timedCalls(b, func(i int) error {
+		_, err := e.Lookup(ctx, qs[i%len(qs)])
+		return err
+	})
 	b.ReportMetric(float64(len(qs)), "distinct-queries")
 }
 
@@ -198,16 +191,8 @@ func BenchmarkAutocomplete(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
-	lat := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := e.Autocomplete(ctx, AutocompleteQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]}); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, lat)
+	timedCalls(b, func(i int) error {
+		_, err := e.Autocomplete(ctx, AutocompleteQuery{Country: adreswijzer.NL, Q: qs[i%len(qs)]})
+		return err
+	})
 }
