@@ -162,25 +162,18 @@ func TestSkip(t *testing.T) {
 			in := "<r><a>1</a>" + tc.in + "<b>2</b></r>"
 			for _, s := range []*Scanner{New(strings.NewReader(in)), NewSize(iotest.OneByteReader(strings.NewReader(in)), 16, 1<<10)} {
 				var sb strings.Builder
-				for {
-					k, err := s.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
+				tokens(t, s, func(k Kind) {
 					if k == StartElement && s.Depth() == 2 && string(s.Local()) != "a" && string(s.Local()) != "b" {
 						if err := s.Skip(); err != nil {
 							t.Fatal(err)
 						}
 						sb.WriteString("[skipped]")
-						continue
+						return
 					}
 					if k == Text {
 						sb.Write(s.Text())
 					}
-				}
+				})
 				if got := sb.String(); got != "1[skipped]2" {
 					t.Errorf("got %q", got)
 				}
@@ -210,21 +203,14 @@ func TestSkip(t *testing.T) {
 	// Skip inside an element skips the rest of it; after a self-closing start, just its end.
 	s := New(strings.NewReader(`<r><a/><b>x<c/>y</b><d/></r>`))
 	var got []string
-	for {
-		k, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	tokens(t, s, func(k Kind) {
 		got = append(got, string(s.Local())+string(s.Text()))
 		if k == StartElement && string(s.Local()) == "a" || k == Text && string(s.Text()) == "x" {
 			if err := s.Skip(); err != nil {
 				t.Fatal(err)
 			}
 		}
-	}
+	})
 	if want := "r a b x d d r"; strings.Join(got, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
 	}
@@ -239,19 +225,12 @@ func TestLongTokens(t *testing.T) {
 		s := NewSize(strings.NewReader(in), 64, 1<<10)
 		var sb strings.Builder
 		pieces := 0
-		for {
-			k, err := s.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		tokens(t, s, func(k Kind) {
 			if k == Text {
 				sb.Write(s.Text())
 				pieces++
 			}
-		}
+		})
 		if sb.String() != want || pieces < 2 {
 			t.Errorf("%d pieces adding up to %d bytes, want %d bytes", pieces, sb.Len(), len(want))
 		}
@@ -287,18 +266,11 @@ func TestPosition(t *testing.T) {
 	in := "<a>\n<b>x</b>\n\n<c/></a>"
 	s := NewSize(iotest.OneByteReader(strings.NewReader(in)), 16, 1<<10)
 	var got []string
-	for {
-		k, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	tokens(t, s, func(k Kind) {
 		if k == EndElement {
 			got = append(got, string(s.Local())+":"+strconv.Itoa(int(s.Offset()))+":"+strconv.Itoa(s.Line()))
 		}
-	}
+	})
 	if want := "b:12:2 c:18:4 a:22:4"; strings.Join(got, " ") != want {
 		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
 	}
@@ -313,25 +285,34 @@ func TestNoAllocationsPerToken(t *testing.T) {
 	scan := func(doc string) func() {
 		return func() {
 			s := New(strings.NewReader(doc))
-			for {
-				k, err := s.Next()
-				if err == io.EOF {
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			tokens(t, s, func(k Kind) {
 				if k == StartElement && string(s.Local()) == "geometrie" {
 					if err := s.Skip(); err != nil {
 						t.Fatal(err)
 					}
 				}
-			}
+			})
 		}
 	}
 	// The Scanner, its buffer and its stacks allocate; the tokens of 20,000 records more do not.
 	small, large := testing.AllocsPerRun(3, scan(doc(200))), testing.AllocsPerRun(3, scan(doc(20200)))
 	if large != small {
 		t.Errorf("%.0f allocations for 200 records, %.0f for 20,200", small, large)
+	}
+}
+
+// tokens calls fn with the kind of every token of s until the end of the input, failing
+// the test on a scanning error.
+func tokens(t testing.TB, s *Scanner, fn func(k Kind)) {
+	t.Helper()
+	for {
+		k, err := s.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(k)
 	}
 }
