@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -148,32 +147,17 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc string, n int, street typedName) ([]adreswijzer.Address, *nameMatch, []pending, error) {
 	streets := placeStreets(ds.Catalog().PlacesIn(pc))
 	var first *nameMatch // the best street found, with or without the number
-	for _, fuzzy := range []bool{false, true} {
-		var cands []streetCand
-		for _, st := range streets {
-			var buf [4]nameVariant
-			vars := ix.streetVariants(st, &buf)
-			m := matchStreetExactly(street, vars)
-			if fuzzy {
-				m = matchStreet(street, vars)
-			}
-			if m.level >= levelFuzzy {
-				cands = append(cands, streetCand{st, m})
-			}
-		}
-		slices.SortStableFunc(cands, func(a, b streetCand) int {
-			switch {
-			case a.m.better(b.m):
-				return -1
-			case b.m.better(a.m):
-				return 1
-			}
-			return 0
-		})
+	tried := map[uint32]bool{}
+	for _, exact := range []bool{true, false} {
+		cands := ix.rankStreets(street, streets, levelFuzzy, exact)
 		for i := range cands {
 			if first == nil {
 				first = &cands[i].m
 			}
+			if tried[cands[i].st] {
+				continue
+			}
+			tried[cands[i].st] = true
 			as, err := ds.AddressesOnStreet(ctx, cands[i].st, n)
 			if err != nil {
 				return nil, nil, nil, err
@@ -193,12 +177,6 @@ func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc 
 		return nil, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}}, nil
 	}
 	return nil, first, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}, nil
-}
-
-// streetCand is a catalog street and how a typed name matched it.
-type streetCand struct {
-	st uint32
-	m  nameMatch
 }
 
 func containsAddition(list []*string, s *string) bool {

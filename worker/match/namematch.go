@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -162,6 +163,40 @@ func bestVariant(t typedName, vars []nameVariant, match func(typedName, nameVari
 		}
 	}
 	return best
+}
+
+// streetCand is a catalog street and how a typed name matched it.
+type streetCand struct {
+	st uint32
+	m  nameMatch
+}
+
+// rankStreets matches t against streets and returns those at min or better, best first (in
+// the given order among equals). With exact set only the levels that need no similarity are
+// tried: most names are typed as the register writes them, and a city or a Belgian postcode
+// has hundreds of streets to compare.
+func (ix *index) rankStreets(t typedName, streets []uint32, min level, exact bool) []streetCand {
+	match := matchStreet
+	if exact {
+		match = matchStreetExactly
+	}
+	var out []streetCand
+	for _, st := range streets {
+		var buf [4]nameVariant
+		if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
+			out = append(out, streetCand{st, m})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b streetCand) int {
+		switch {
+		case a.m.better(b.m):
+			return -1
+		case b.m.better(a.m):
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 // streetMemo keeps how one typed street matched each register street. A Belgian postcode

@@ -426,42 +426,18 @@ func storeErr(err error) error {
 
 // bestStreets returns up to limit streets whose names match the typed street, best first.
 func (v *validation) bestStreets(streets []uint32, limit int) []uint32 {
-	type scored struct {
-		st uint32
-		m  nameMatch
-	}
-	// Only the best level counts (below), so when some street matches at an exact level
-	// the similarity of all others is not worth computing.
-	var hits []scored
-	for _, match := range []func(typedName, []nameVariant) nameMatch{matchStreetExactly, matchStreet} {
-		for _, st := range streets {
-			var buf [4]nameVariant
-			if m := match(v.street, v.ix.streetVariants(st, &buf)); m.level >= levelContain {
-				hits = append(hits, scored{st, m})
-			}
-		}
-		if len(hits) > 0 {
-			break
-		}
-	}
-	// Keep only the best level found, as the cascade stops at the first level that matches.
-	top := levelNone
-	for _, h := range hits {
-		top = max(top, h.m.level)
+	// Only the best level counts, as the cascade stops at the first level that matches; so
+	// when some street matches at an exact level the similarity of the others is not needed.
+	hits := v.ix.rankStreets(v.street, streets, levelContain, true)
+	if len(hits) == 0 {
+		hits = v.ix.rankStreets(v.street, streets, levelContain, false)
 	}
 	var out []uint32
-	for len(out) < limit {
-		bi := -1
-		for i, h := range hits {
-			if h.m.level == top && (bi < 0 || h.m.score > hits[bi].m.score) {
-				bi = i
-			}
-		}
-		if bi < 0 {
+	for _, h := range hits {
+		if len(out) == limit || h.m.level != hits[0].m.level {
 			break
 		}
-		out = append(out, hits[bi].st)
-		hits[bi].m.level = levelNone
+		out = append(out, h.st)
 	}
 	return out
 }
@@ -714,12 +690,9 @@ func (v *validation) lineIsStreet() bool {
 		streets = append(streets, v.ix.locStreets[l]...)
 	}
 	var buf [4]nameVariant
-	var m nameMatch
 	for _, st := range streets {
-		for _, nv := range v.ix.streetVariants(st, &buf) {
-			if exactLevel(t, nv, &m) {
-				return true
-			}
+		if matchStreetExactly(t, v.ix.streetVariants(st, &buf)).level >= levelCanon {
+			return true
 		}
 	}
 	return false
