@@ -74,10 +74,17 @@ func TestSameText(t *testing.T) {
 		{"Rue du Pre aux Oies", "Rue du Pré aux Oies", false},
 		{"Dr Schaepmanstraat", "Dr. Schaepmanstraat", false},
 		{"'S-GRAVENHAGE", "'s-Gravenhage", true},
+		{"Rue du Pré aux Oies", "Rue du\u00a0Pré aux Oies", true},
+		{"Kerkstraat", "Kerkstraat ", true},
+		{"Kerkstraat", "Kerk straat", false},
 	}
 	for _, tt := range tests {
 		if got := sameText(tt.typed, tt.register); got != tt.want {
 			t.Errorf("sameText(%q, %q) = %v, want %v", tt.typed, tt.register, got, tt.want)
+		}
+		// The matcher's form for typed text it has collapsed already must agree.
+		if got := sameRegisterText(collapseSpaces(tt.typed), tt.register); got != tt.want {
+			t.Errorf("sameRegisterText(%q, %q) = %v, want %v", collapseSpaces(tt.typed), tt.register, got, tt.want)
 		}
 	}
 }
