@@ -91,6 +91,7 @@ type storedVariant struct {
 	canon uint32
 	alpha uint32
 	kind  nameKind
+	keys  exactKeys
 }
 
 // nameVariant is one name of a street in the forms matching compares.
@@ -101,6 +102,7 @@ type nameVariant struct {
 	folded  string
 	canon   string
 	bigrams []uint16 // of folded, sorted; nil when not precomputed
+	keys    exactKeys
 }
 
 type locKey struct {
@@ -182,8 +184,8 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 			if f == "" {
 				continue
 			}
-			id := texts.id(f)
-			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(canon(n.name)), kind: n.kind})
+			id, c := texts.id(f), canon(n.name)
+			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(c), kind: n.kind, keys: keysOf(n.name, f, c)})
 			pairs = append(pairs, pair{id, variant{street: uint32(si), kind: n.kind}})
 		}
 	}
@@ -264,9 +266,21 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 			folded:  ix.text(v.text),
 			canon:   ix.canonBlob[ix.canonOff[v.canon]:ix.canonOff[v.canon+1]],
 			bigrams: ix.grams[ix.gramOff[v.text]:ix.gramOff[v.text+1]:ix.gramOff[v.text+1]],
+			keys:    v.keys,
 		})
 	}
 	return out
+}
+
+// mayMatchExactly is false when no name of street st can match t at an exact level, read
+// from the stored keys alone.
+func (ix *index) mayMatchExactly(t typedName, st uint32) bool {
+	for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
+		if t.keys.mayMatchExactly(ix.vars[i].keys) {
+			return true
+		}
+	}
+	return false
 }
 
 // streetByID finds the catalog street with a register id.

@@ -149,7 +149,7 @@ func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc 
 	var first *nameMatch // the best street found, with or without the number
 	tried := map[uint32]bool{}
 	for _, exact := range []bool{true, false} {
-		cands := ix.rankStreets(street, streets, levelFuzzy, exact)
+		cands := ix.rankStreets(street, levelFuzzy, exact, streets)
 		for i := range cands {
 			if first == nil {
 				first = &cands[i].m

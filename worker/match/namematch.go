@@ -49,13 +49,14 @@ type typedName struct {
 	compact string
 	canon   string
 	bigrams []uint16 // of folded, sorted, for similarity
+	keys    exactKeys
 }
 
 func newTypedName(s string) typedName {
-	f := fold(s)
+	f, c, raw := fold(s), canon(s), collapseSpaces(s)
 	return typedName{
-		raw: collapseSpaces(s), folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: canon(s),
-		bigrams: sortedBigrams(f),
+		raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c,
+		bigrams: sortedBigrams(f), keys: keysOf(raw, f, c),
 	}
 }
 
@@ -89,6 +90,8 @@ func matchName(t typedName, v nameVariant) nameMatch {
 // abbreviations, the levels that need no similarity measure.
 func exactLevel(t typedName, v nameVariant, m *nameMatch) bool {
 	switch {
+	case !t.keys.mayMatchExactly(v.keys):
+		return false
 	case sameRegisterText(t.raw, v.name):
 		m.level, m.score = levelExact, 1
 	case equalWithoutSpaces(t.compact, v.folded):
@@ -171,20 +174,25 @@ type streetCand struct {
 	m  nameMatch
 }
 
-// rankStreets matches t against streets and returns those at min or better, best first (in
-// the given order among equals). With exact set only the levels that need no similarity are
+// rankStreets matches t against the streets of every list and returns those at min or
+// better, best first (in the given order among equals). With exact set only the levels that need no similarity are
 // tried: most names are typed as the register writes them, and a city or a Belgian postcode
 // has hundreds of streets to compare.
-func (ix *index) rankStreets(t typedName, streets []uint32, min level, exact bool) []streetCand {
+func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint32) []streetCand {
 	match := matchStreet
 	if exact {
 		match = matchStreetExactly
 	}
 	var out []streetCand
-	for _, st := range streets {
-		var buf [4]nameVariant
-		if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
-			out = append(out, streetCand{st, m})
+	var buf [4]nameVariant
+	for _, streets := range lists {
+		for _, st := range streets {
+			if exact && !ix.mayMatchExactly(t, st) {
+				continue
+			}
+			if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
+				out = append(out, streetCand{st, m})
+			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b streetCand) int {
@@ -237,7 +245,8 @@ func variantsOf(n adreswijzer.Names, short string, buf *[4]nameVariant) []nameVa
 		name string
 	}{{kindNL, n.NL}, {kindFR, n.FR}, {kindDE, n.DE}, {kindShort, short}} {
 		if p.name != "" {
-			out = append(out, nameVariant{kind: p.kind, name: p.name, folded: fold(p.name), canon: canon(p.name)})
+			f, c := fold(p.name), canon(p.name)
+			out = append(out, nameVariant{kind: p.kind, name: p.name, folded: f, canon: c, keys: keysOf(p.name, f, c)})
 		}
 	}
 	return out

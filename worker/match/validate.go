@@ -340,7 +340,7 @@ func (v *validation) gather() ([]*group, error) {
 		return false
 	}
 	tried := map[uint32]bool{}
-	onStreets := func(streets []uint32) error {
+	onStreets := func(streets ...[]uint32) error {
 		for _, st := range v.bestStreets(streets, 5) {
 			if tried[st] {
 				continue
@@ -388,14 +388,16 @@ func (v *validation) gather() ([]*group, error) {
 				}
 			}
 		}
-		var streets []uint32
+		// A large city has tens of thousands of streets: they are ranked where the index
+		// keeps them, not copied into one list.
+		streets := make([][]uint32, 0, len(locs)+1)
 		for _, l := range locs {
-			streets = append(streets, ix.locStreets[l]...)
+			streets = append(streets, ix.locStreets[l])
 		}
 		if v.c == adreswijzer.NL && v.zip == zipOK {
-			streets = append(streets, placeStreets(placesWithPrefix(cat, v.pc[:4]))...)
+			streets = append(streets, placeStreets(placesWithPrefix(cat, v.pc[:4])))
 		}
-		if err := onStreets(streets); err != nil {
+		if err := onStreets(streets...); err != nil {
 			return nil, err
 		}
 	}
@@ -425,12 +427,12 @@ func storeErr(err error) error {
 }
 
 // bestStreets returns up to limit streets whose names match the typed street, best first.
-func (v *validation) bestStreets(streets []uint32, limit int) []uint32 {
+func (v *validation) bestStreets(streets [][]uint32, limit int) []uint32 {
 	// Only the best level counts, as the cascade stops at the first level that matches; so
 	// when some street matches at an exact level the similarity of the others is not needed.
-	hits := v.ix.rankStreets(v.street, streets, levelContain, true)
+	hits := v.ix.rankStreets(v.street, levelContain, true, streets...)
 	if len(hits) == 0 {
-		hits = v.ix.rankStreets(v.street, streets, levelContain, false)
+		hits = v.ix.rankStreets(v.street, levelContain, false, streets...)
 	}
 	var out []uint32
 	for _, h := range hits {
