@@ -21,6 +21,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
 	"github.com/adreswijzer/adreswijzer/worker/agent"
+	"github.com/adreswijzer/adreswijzer/worker/gcpace"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
@@ -34,6 +35,7 @@ type serveConfig struct {
 	timeout       time.Duration
 	cacheSize     int
 	metricsListen string
+	gcHeadroomMB  uint64
 }
 
 // maxRequestTimeout is the callers' budget when a person waits: a deadline beyond it would
@@ -50,12 +52,13 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	timeout := fs.Duration("request-timeout", httpapi.DefaultRequestTimeout, "deadline of each request; beyond it the answer is 503 (at most 1.5s, the callers' budget)")
 	cacheSize := fs.Int("cache-size", cached.DefaultEntries, "address answers cached per query kind in front of Postgres; 0 turns the cache off")
 	metrics := fs.String("metrics-listen", "", "serve /metrics on this `ADDR`ess only (default: /metrics on --listen)")
+	gcHeadroom := fs.Uint64("gc-headroom-mb", 128, "let the heap grow this many `MB` beyond what it holds before collecting (GOGC follows the live heap; 0, or GOGC in the environment, leaves Go's pacing)")
 	rest, err := parse(fs, args, stderr)
 	if err != nil {
 		return serveConfig{}, err
 	}
 	cfg := serveConfig{listen: *listen, snapshots: snaps, databaseURL: *dbURL, replicaURL: *replica,
-		timeout: *timeout, cacheSize: *cacheSize, metricsListen: *metrics}
+		timeout: *timeout, cacheSize: *cacheSize, metricsListen: *metrics, gcHeadroomMB: *gcHeadroom}
 	switch {
 	case len(rest) > 0:
 		return cfg, usagef("unexpected argument %q", rest[0])
@@ -100,6 +103,8 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	// A dataset activated later (a new snapshot, a Postgres import) gets its index built as
 	// soon as it appears; until then the previous one answers.
 	go engine.Follow(ctx, time.Second)
+	// The registers loaded, the collector is paced by what requests allocate.
+	gcpace.Run(ctx, cfg.gcHeadroomMB<<20, 10*time.Second, log)
 	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg,
 		MCP: agent.NewHandler(engine, agent.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
 	if cfg.metricsListen == "" {

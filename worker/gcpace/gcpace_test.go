@@ -1,0 +1,63 @@
+package gcpace
+
+import (
+	"context"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+const mb = 1 << 20
+
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		live, headroom uint64
+		want           int
+	}{
+		{530 * mb, 128 * mb, 24},  // both national registers in memory
+		{1060 * mb, 128 * mb, 12}, // while a new dataset is activated
+		{20 * mb, 128 * mb, 100},  // the register samples: Go's default
+		{10 << 30, 128 * mb, 10},  // never back to back
+		{0, 128 * mb, 100},        // before the first collection
+	} {
+		if got := Percent(c.live, c.headroom); got != c.want {
+			t.Errorf("Percent(%d MB, %d MB) = %d, want %d", c.live/mb, c.headroom/mb, got, c.want)
+		}
+	}
+}
+
+// gcPercent reads the collector's percentage.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+func TestRunPacesByLiveHeap(t *testing.T) {
+	t.Setenv("GOGC", "") // the test's own environment must not switch pacing off
+	defer debug.SetGCPercent(gcPercent())
+	held := make([]byte, 256*mb)
+	for i := range held {
+		held[i] = 1
+	}
+	runtime.GC()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	Run(ctx, 32*mb, time.Hour, slog.New(slog.DiscardHandler))
+	// 32 MB over a little more than 256 MB live.
+	if p := gcPercent(); p < 11 || p > 12 {
+		t.Fatalf("GOGC = %d with 256 MB live and 32 MB headroom, want 11 or 12", p)
+	}
+	runtime.KeepAlive(held)
+}
+
+func TestRunLeavesAnOperatorsGOGC(t *testing.T) {
+	t.Setenv("GOGC", "400")
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	Run(context.Background(), 32*mb, time.Hour, slog.New(slog.DiscardHandler))
+	if p := gcPercent(); p != 400 {
+		t.Fatalf("GOGC = %d, want the operator's 400", p)
+	}
+}
