@@ -71,42 +71,55 @@ type Limit struct {
 }
 
 // Limits returns the limits Fields checks for a carrier and destination country, in the
-// order of the fields on a label. An unknown carrier has none.
+// order of the fields on a label. An unknown carrier has none. The slice is shared by every
+// caller (Fields reads it for each address of each answer) and must not be changed.
 func Limits(c adreswijzer.Carrier, country adreswijzer.Country) []Limit {
 	switch c {
 	case adreswijzer.PostNL:
-		zip := 6
 		if country == adreswijzer.BE {
-			zip = 4
+			return postnlBE
 		}
-		return []Limit{
-			{messages.CarrierStreet, 35, "PostNL Checkout API address, Street ≤ 35 (Shipping API allows 95)", streetField},
-			{messages.CarrierHouseNumber, 5, "PostNL Shipping API, HouseNr ≤ 5 digits for Benelux", numberField},
-			{messages.CarrierAddition, 7, "PostNL Checkout API, HouseNrExt ≤ 7 (Shipping API allows 35)", additionField},
-			{messages.CarrierPostcode, zip, "PostNL Shipping API, Zipcode NL 6, BE 4", postcodeField},
-			{messages.CarrierCity, 35, "PostNL Shipping and Checkout APIs, City ≤ 35", cityField},
-		}
+		return postnlNL
 	case adreswijzer.Bpost:
-		return []Limit{
-			{messages.CarrierStreet, 40, "bpost Shipping Manager XSD common-v3, streetName ≤ 40", streetField},
-			{messages.CarrierHouseNumber, 8, "bpost Shipping Manager XSD common-v3, number ≤ 8 (with letter or bis)", numberWithSuffixField},
-			{messages.CarrierBox, 8, "bpost Shipping Manager XSD common-v3, box ≤ 8", boxField},
-			{messages.CarrierPostcode, 8, "bpost Shipping Manager XSD common-v3, postalCode ≤ 8 (libraries say 40; the server enforces 8)", postcodeField},
-			{messages.CarrierCity, 40, "bpost Shipping Manager XSD common-v3, locality ≤ 40", cityField},
-		}
+		return bpostLimits
 	case adreswijzer.DHL:
-		return []Limit{
-			{messages.CarrierStreetLine, 35, "DHL Express via shipcloud and MyParcel.com, street with number ≤ 35 (DHL Parcel NL publishes none)", streetLineField},
-			{messages.CarrierPostcode, 12, "DHL Express via shipcloud and MyParcel.com, postcode ≤ 12", postcodeField},
-			{messages.CarrierCity, 35, "DHL Express via shipcloud and MyParcel.com, city ≤ 35", cityField},
-		}
+		return dhlLimits
 	case adreswijzer.Sendcloud:
-		return []Limit{
-			{messages.CarrierStreetLine, 35, "smallest street line of the carriers Sendcloud ships with (DHL Express, DHL Paket, DPD), street with number ≤ 35", streetLineField},
-			{messages.CarrierNumberWithAddition, 8, "Sendcloud house_number ≤ 8 for some carriers (picqer/sendcloud-php-client#15)", numberWithAdditionField},
-			{messages.CarrierPostcode, 12, "Sendcloud address field limits (Amazon section), postal_code ≤ 12", postcodeField},
-			{messages.CarrierCity, 30, "Sendcloud address field limits (Amazon section), city ≤ 30", cityField},
-		}
+		return sendcloudLimits
 	}
 	return nil
+}
+
+var (
+	postnlNL    = postnlLimits(6)
+	postnlBE    = postnlLimits(4)
+	bpostLimits = []Limit{
+		{messages.CarrierStreet, 40, "bpost Shipping Manager XSD common-v3, streetName ≤ 40", streetField},
+		{messages.CarrierHouseNumber, 8, "bpost Shipping Manager XSD common-v3, number ≤ 8 (with letter or bis)", numberWithSuffixField},
+		{messages.CarrierBox, 8, "bpost Shipping Manager XSD common-v3, box ≤ 8", boxField},
+		{messages.CarrierPostcode, 8, "bpost Shipping Manager XSD common-v3, postalCode ≤ 8 (libraries say 40; the server enforces 8)", postcodeField},
+		{messages.CarrierCity, 40, "bpost Shipping Manager XSD common-v3, locality ≤ 40", cityField},
+	}
+	dhlLimits = []Limit{
+		{messages.CarrierStreetLine, 35, "DHL Express via shipcloud and MyParcel.com, street with number ≤ 35 (DHL Parcel NL publishes none)", streetLineField},
+		{messages.CarrierPostcode, 12, "DHL Express via shipcloud and MyParcel.com, postcode ≤ 12", postcodeField},
+		{messages.CarrierCity, 35, "DHL Express via shipcloud and MyParcel.com, city ≤ 35", cityField},
+	}
+	sendcloudLimits = []Limit{
+		{messages.CarrierStreetLine, 35, "smallest street line of the carriers Sendcloud ships with (DHL Express, DHL Paket, DPD), street with number ≤ 35", streetLineField},
+		{messages.CarrierNumberWithAddition, 8, "Sendcloud house_number ≤ 8 for some carriers (picqer/sendcloud-php-client#15)", numberWithAdditionField},
+		{messages.CarrierPostcode, 12, "Sendcloud address field limits (Amazon section), postal_code ≤ 12", postcodeField},
+		{messages.CarrierCity, 30, "Sendcloud address field limits (Amazon section), city ≤ 30", cityField},
+	}
+)
+
+// postnlLimits are PostNL's limits with its postcode length for the destination (NL 6, BE 4).
+func postnlLimits(zip int) []Limit {
+	return []Limit{
+		{messages.CarrierStreet, 35, "PostNL Checkout API address, Street ≤ 35 (Shipping API allows 95)", streetField},
+		{messages.CarrierHouseNumber, 5, "PostNL Shipping API, HouseNr ≤ 5 digits for Benelux", numberField},
+		{messages.CarrierAddition, 7, "PostNL Checkout API, HouseNrExt ≤ 7 (Shipping API allows 35)", additionField},
+		{messages.CarrierPostcode, zip, "PostNL Shipping API, Zipcode NL 6, BE 4", postcodeField},
+		{messages.CarrierCity, 35, "PostNL Shipping and Checkout APIs, City ≤ 35", cityField},
+	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -132,15 +134,33 @@ func (h *Handler) logPanic(w http.ResponseWriter, value any, stack []byte) {
 		slog.String("route", route), slog.String("panic", desc), slog.String("stack", string(stack)))
 }
 
+// answerBufs keeps encoding buffers between requests. An answer is encoded whole before
+// anything is written, so that Content-Length is known and a failed encoding can still be
+// a 500; reusing the buffer spares every request its allocation and growth.
+var answerBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledAnswer is the largest buffer kept for reuse: a rare huge answer does not pin
+// its memory.
+const maxPooledAnswer = 64 << 10
+
 // writeJSON writes an answer.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := answerBufs.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledAnswer {
+			answerBufs.Put(buf)
+		}
+	}()
+	buf.Reset()
+	// Encode writes what Marshal would, and the newline every answer ends with.
+	var b []byte
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		// The wire types hold strings, numbers and booleans only; this cannot happen.
 		noteErr(w, fmt.Errorf("encode answer: %w", err))
-		status, b = http.StatusInternalServerError, errorBody(adreswijzer.ErrInternal, adreswijzer.LangEN, "")
+		status, b = http.StatusInternalServerError, append(errorBody(adreswijzer.ErrInternal, adreswijzer.LangEN, ""), '\n')
+	} else {
+		b = buf.Bytes()
 	}
-	b = append(b, '\n')
 	jsonHeaders(w.Header(), len(b))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
