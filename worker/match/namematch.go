@@ -139,7 +139,12 @@ func containsWords(text, name string) bool {
 }
 
 // matchStreet returns the best match of the typed street among a street's name variants.
+// When one variant matches at an exact level no similarity can beat it, so the others'
+// similarity (a street's short name, its name in the other language) is not computed.
 func matchStreet(t typedName, vars []nameVariant) nameMatch {
+	if m := matchStreetExactly(t, vars); m.level != levelNone {
+		return m
+	}
 	return bestVariant(t, vars, matchName)
 }
 
@@ -261,22 +266,21 @@ func matchCity(country adreswijzer.Country, t typedName, loc *adreswijzer.Locali
 	if t.empty() {
 		return best
 	}
-	typedKey := cityKey(t.raw)
-	try := func(name string, muni bool) {
-		m := nameMatch{name: name}
-		key := cityKey(name)
-		switch {
-		case sameText(t.raw, name):
-			m.level, m.score = levelExact, 1
-		case typedKey == key:
-			m.level, m.score = levelFolded, 0.97
-		case isAlias(typedKey, key):
-			m.level, m.score = levelAlias, 0.9
-		default:
-			if s := similarity(t.folded, fold(name)); s >= similarityThreshold {
-				m.level, m.score = levelFuzzy, 0.8*s
+	type placeName struct {
+		name string
+		muni bool
+	}
+	var buf [12]placeName
+	names := buf[:0]
+	for i, ns := range [...]adreswijzer.Names{loc.Names, loc.Municipality} {
+		for _, n := range ns.All() {
+			names = append(names, placeName{n, i == 1})
+			for _, p := range placeNameParts(n) {
+				names = append(names, placeName{p, i == 1})
 			}
 		}
+	}
+	consider := func(m nameMatch, muni bool) {
 		if muni && country == adreswijzer.NL && m.level > levelAlias {
 			m.level, m.score = levelAlias, 0.9
 		}
@@ -284,16 +288,33 @@ func matchCity(country adreswijzer.Country, t typedName, loc *adreswijzer.Locali
 			best = m
 		}
 	}
-	for _, n := range loc.Names.All() {
-		try(n, false)
-		for _, p := range placeNameParts(n) {
-			try(p, false)
+	typedKey := cityKey(t.raw)
+	for _, n := range names {
+		m := nameMatch{name: n.name}
+		key := cityKey(n.name)
+		switch {
+		case sameText(t.raw, n.name):
+			m.level, m.score = levelExact, 1
+		case typedKey == key:
+			m.level, m.score = levelFolded, 0.97
+		case isAlias(typedKey, key):
+			m.level, m.score = levelAlias, 0.9
+		default:
+			continue
 		}
+		consider(m, n.muni)
 	}
-	for _, n := range loc.Municipality.All() {
-		try(n, true)
-		for _, p := range placeNameParts(n) {
-			try(p, true)
+	if best.level != levelNone {
+		// Every level above is above any similarity: the place is named.
+		return best
+	}
+	for _, n := range names {
+		f := fold(n.name)
+		if similarityBound(len(t.folded), len(f)) < similarityThreshold {
+			continue
+		}
+		if s := t.similarity(f); s >= similarityThreshold {
+			consider(nameMatch{name: n.name, level: levelFuzzy, score: 0.8 * s}, n.muni)
 		}
 	}
 	return best
