@@ -175,7 +175,7 @@ func (ac *autocomplete) fetch(call func() ([]adreswijzer.Address, error)) bool {
 
 func (ac *autocomplete) findStreets(street, pc string, limit int) {
 	if pc != "" {
-		ac.streets = ac.ix.searchAmong(street, placeStreets(ac.cat.PlacesIn(pc)), limit)
+		ac.streets = ac.ix.searchAmong(street, ac.ix.postcodeStreets(pc), limit)
 	} else if len(strings.ReplaceAll(street, " ", "")) >= minCountryWide {
 		ac.streets = ac.ix.searchStreets(street, limit)
 	}
@@ -186,7 +186,7 @@ func (ac *autocomplete) findStreets(street, pc string, limit int) {
 
 func (ac *autocomplete) allStreetsIn(pc string) []hit {
 	var hits []hit
-	for _, st := range placeStreets(ac.cat.PlacesIn(pc)) {
+	for _, st := range ac.ix.postcodeStreets(pc) {
 		var buf [4]nameVariant
 		for _, v := range ac.ix.streetVariants(st, &buf) {
 			if v.kind != kindShort {

@@ -48,6 +48,14 @@ type index struct {
 
 	// locStreets[l] are the streets with places in locality l.
 	locStreets [][]uint32
+	// The streets with places in the i-th postcode (the postcode of place pcPlace[i]) are
+	// pcStreets[pcOff[i]:pcOff[i+1]], as placeStreets lists them: a Belgian postcode is a
+	// municipality of hundreds of streets, and lookups and validations read them on every
+	// request. Places are numbered rather than postcodes kept, so the collector has no
+	// half a million strings more to scan.
+	pcPlace   []uint32
+	pcOff     []uint32
+	pcStreets []uint32
 	// locByKey finds localities by the city key of any of their names, their parts and
 	// their municipality's names.
 	locByKey map[string][]uint32
@@ -361,6 +369,28 @@ func (ix *index) buildPlaces() {
 	for _, ls := range ix.locStreets {
 		slices.Sort(ls)
 	}
+	for i := 0; i < len(cat.Places); {
+		pc := cat.Places[i].Postcode
+		ps := cat.PlacesIn(pc)
+		ix.pcPlace = append(ix.pcPlace, uint32(i))
+		ix.pcOff = append(ix.pcOff, uint32(len(ix.pcStreets)))
+		ix.pcStreets = append(ix.pcStreets, placeStreets(ps)...)
+		i += len(ps)
+	}
+	ix.pcOff = append(ix.pcOff, uint32(len(ix.pcStreets)))
+}
+
+// postcodeStreets returns the streets with places in postcode pc (shared: not to be
+// changed).
+func (ix *index) postcodeStreets(pc string) []uint32 {
+	places := ix.cat.Places
+	i, ok := slices.BinarySearchFunc(ix.pcPlace, pc, func(p uint32, pc string) int {
+		return strings.Compare(places[p].Postcode, pc)
+	})
+	if !ok {
+		return nil
+	}
+	return ix.pcStreets[ix.pcOff[i]:ix.pcOff[i+1]:ix.pcOff[i+1]]
 }
 
 func containsU32(list []uint32, v uint32) bool {

@@ -2,9 +2,11 @@ package match
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -246,5 +248,36 @@ func TestFuzzyPrefixAgreesWithScan(t *testing.T) {
 				t.Errorf("%q vs %q: index says %v, scan says %v", q, text, got[uint32(t2)], want)
 			}
 		}
+	}
+}
+
+// TestPostcodeStreets checks the index's street list of every postcode of the real samples
+// (Weesp; Brussels, Halle, Malmedy) against placeStreets over the catalog's places, which
+// the lists replace on every request, and of the national address list.
+func TestPostcodeStreets(t *testing.T) {
+	s := loadSamples(t)
+	indexes := []*index{nationalIndex(t)}
+	for _, c := range []adreswijzer.Country{adreswijzer.NL, adreswijzer.BE} {
+		ds, err := s.store.Active(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexes = append(indexes, buildIndex(ds.Catalog()))
+	}
+	for _, ix := range indexes {
+		places := ix.cat.Places
+		postcodes := 0
+		for i := 0; i < len(places); postcodes++ {
+			pc := places[i].Postcode
+			want := placeStreets(ix.cat.PlacesIn(pc))
+			if got := ix.postcodeStreets(pc); !slices.Equal(got, want) || len(got) == 0 {
+				t.Fatalf("postcode %s: streets %v, want %v", pc, got, want)
+			}
+			i += len(ix.cat.PlacesIn(pc))
+		}
+		if postcodes == 0 || len(ix.postcodeStreets("0000ZZ")) != 0 || len(ix.postcodeStreets("")) != 0 {
+			t.Fatalf("%d postcodes; an unknown postcode must have no streets", postcodes)
+		}
+		t.Logf("%d postcodes, %d streets", postcodes, len(ix.streets))
 	}
 }

@@ -125,7 +125,7 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 		// not hide it.
 		return as, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &as[0]}}
 	}
-	for _, st := range placeStreets(cat.PlacesIn(pc)) {
+	for _, st := range ix.postcodeStreets(pc) {
 		var buf [4]nameVariant
 		if m := matchStreet(street, ix.streetVariants(st, &buf)); m.level >= levelFuzzy {
 			return nil, &m, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}
@@ -145,7 +145,7 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 // register writes them (up to case, accents and abbreviations) are tried before any
 // similarity is computed, which is most lookups.
 func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc string, n int, street typedName) ([]adreswijzer.Address, *nameMatch, []pending, error) {
-	streets := placeStreets(ds.Catalog().PlacesIn(pc))
+	streets := ix.postcodeStreets(pc)
 	var first *nameMatch // the best street found, with or without the number
 	tried := map[uint32]bool{}
 	for _, exact := range []bool{true, false} {

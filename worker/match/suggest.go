@@ -85,7 +85,7 @@ func (ix *index) suggestStreets(cat *adreswijzer.Catalog, q string, pc string, l
 		}
 		return ix.searchStreets(q, 2*limit)
 	}
-	return ix.searchAmong(q, placeStreets(cat.PlacesIn(pc)), 2*limit)
+	return ix.searchAmong(q, ix.postcodeStreets(pc), 2*limit)
 }
 
 // searchAmong ranks a small set of streets (one postcode's) by the same tiers as the index,

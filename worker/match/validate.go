@@ -361,7 +361,7 @@ func (v *validation) gather() ([]*group, error) {
 		// others at the number are read only when none is, as suggestions.
 		beStreetFirst := v.c == adreswijzer.BE && !v.street.empty()
 		if beStreetFirst {
-			if err := onStreets(placeStreets(cat.PlacesIn(v.pc))); err != nil {
+			if err := onStreets(ix.postcodeStreets(v.pc)); err != nil {
 				return nil, err
 			}
 		}
@@ -373,7 +373,7 @@ func (v *validation) gather() ([]*group, error) {
 			add(as)
 		}
 		if !beStreetFirst && !goodStreet() && !v.street.empty() {
-			if err := onStreets(placeStreets(cat.PlacesIn(v.pc))); err != nil {
+			if err := onStreets(ix.postcodeStreets(v.pc)); err != nil {
 				return nil, err
 			}
 		}
@@ -622,7 +622,7 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 		}
 	default:
 		streetInPC := v.street.empty()
-		for _, st := range placeStreets(v.ds.Catalog().PlacesIn(v.pc)) {
+		for _, st := range v.ix.postcodeStreets(v.pc) {
 			var buf [4]nameVariant
 			if matchStreet(v.street, v.ix.streetVariants(st, &buf)).level >= levelFuzzy {
 				streetInPC = true
@@ -686,7 +686,7 @@ func (v *validation) lineIsStreet() bool {
 	}
 	var streets []uint32
 	if v.zip == zipOK && v.pcKnown {
-		streets = placeStreets(v.ds.Catalog().PlacesIn(v.pc))
+		streets = v.ix.postcodeStreets(v.pc)
 	}
 	for _, l := range v.cityLocalities() {
 		streets = append(streets, v.ix.locStreets[l]...)
