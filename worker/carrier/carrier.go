@@ -67,7 +67,7 @@ type Limit struct {
 	Max    int                   `json:"max"`
 	Source string                `json:"source"`
 	// measure returns what the carrier counts against Max.
-	measure func(p *parts) string
+	measure func(p parts) string
 }
 
 // Limits returns the limits Fields checks for a carrier and destination country, in the

@@ -25,9 +25,9 @@ type parts struct {
 // split is shared by Lines and Fields so that the printed line and the carrier fields can
 // never name the street or place in two languages. It keeps only the unit the country has: a
 // toevoeging exists only in the BAG, a box only in BeST.
-func split(a *adreswijzer.Address, lang adreswijzer.Language) *parts {
+func split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
 	dl := DisplayLanguage(a, lang)
-	p := &parts{
+	p := parts{
 		lang:       dl,
 		street:     pick(a.Street, dl, a.Postcode),
 		suffix:     a.HouseNumberSuffix,
@@ -54,7 +54,7 @@ func split(a *adreswijzer.Address, lang adreswijzer.Language) *parts {
 // carrier gets the same form because CarrierAddress has one field for both: without the
 // marker "2A 21" could not be told from "2 A21", and bpost calls "32 20" wrong. A bpost
 // integration fills its separate box field with the text after the marker.
-func (p *parts) addition() string {
+func (p parts) addition() string {
 	if p.box == "" {
 		return p.suffix + p.toevoeging
 	}
@@ -63,15 +63,15 @@ func (p *parts) addition() string {
 
 // What each limit counts. A street line is counted as a carrier that takes street, number
 // and addition together prints it, one space apart; so is a number with its addition.
-func streetField(p *parts) string             { return p.street }
-func streetLineField(p *parts) string         { return join(p.street, p.number, p.addition()) }
-func numberField(p *parts) string             { return p.number }
-func numberWithSuffixField(p *parts) string   { return p.number + p.suffix + p.toevoeging }
-func numberWithAdditionField(p *parts) string { return join(p.number, p.addition()) }
-func additionField(p *parts) string           { return p.addition() }
-func boxField(p *parts) string                { return p.box }
-func postcodeField(p *parts) string           { return p.postcode }
-func cityField(p *parts) string               { return p.city }
+func streetField(p parts) string             { return p.street }
+func streetLineField(p parts) string         { return join(p.street, p.number, p.addition()) }
+func numberField(p parts) string             { return p.number }
+func numberWithSuffixField(p parts) string   { return p.number + p.suffix + p.toevoeging }
+func numberWithAdditionField(p parts) string { return join(p.number, p.addition()) }
+func additionField(p parts) string           { return p.addition() }
+func boxField(p parts) string                { return p.box }
+func postcodeField(p parts) string           { return p.postcode }
+func cityField(p parts) string               { return p.city }
 
 // Fields splits the address into a carrier's fields, in the language DisplayLanguage picks,
 // and warns (CARRIER_LINE_TOO_LONG, message in lang) for every field longer than the carrier
@@ -124,7 +124,7 @@ func Fields(a *adreswijzer.Address, c adreswijzer.Carrier, lang adreswijzer.Lang
 // line, or "" when there is none or it would still not fit: a suggestion that fails the same
 // limit helps nobody. NL uses the register's own NEN 5825 short name (BAG verkorteNaam),
 // never one of ours; BE uses the abbreviations bpost approves (see shorten).
-func shorterStreet(a *adreswijzer.Address, p *parts, l Limit) string {
+func shorterStreet(a *adreswijzer.Address, p parts, l Limit) string {
 	if l.Field != messages.CarrierStreet && l.Field != messages.CarrierStreetLine {
 		return ""
 	}
@@ -135,9 +135,9 @@ func shorterStreet(a *adreswijzer.Address, p *parts, l Limit) string {
 	if short == "" || short == p.street {
 		return ""
 	}
-	q := *p
+	q := p
 	q.street = short
-	if utf8.RuneCountInString(l.measure(&q)) > l.Max {
+	if utf8.RuneCountInString(l.measure(q)) > l.Max {
 		return ""
 	}
 	return short

@@ -120,19 +120,38 @@ func unitText(a *adreswijzer.Address, cf adreswijzer.CarrierAddress) string {
 	return strings.TrimPrefix(*cf.HouseNumberAddition, a.HouseNumberSuffix+" ")
 }
 
+// optionalFields holds what the nullable number fields of one answer address point to,
+// allocated together: an answer lists up to dozens of addresses.
+type optionalFields struct {
+	number   int
+	suffix   string
+	unit     string
+	unitType adreswijzer.UnitType
+}
+
+// optionalsOf returns pointers to a's house number, suffix, unit and unit type, each nil
+// when a has none.
+func optionalsOf(a *adreswijzer.Address) (number *int, suffix, unit *string, unitType *adreswijzer.UnitType) {
+	o := &optionalFields{number: a.HouseNumber, suffix: a.HouseNumberSuffix, unit: a.Unit(), unitType: a.UnitType()}
+	if o.number > 0 {
+		number = &o.number
+	}
+	if o.suffix != "" {
+		suffix = &o.suffix
+	}
+	if o.unit != "" {
+		unit = &o.unit
+	}
+	if o.unitType != adreswijzer.UnitNone {
+		unitType = &o.unitType
+	}
+	return number, suffix, unit, unitType
+}
+
 func addressMatch(a *adreswijzer.Address, lang adreswijzer.Language) *adreswijzer.AddressMatch {
 	cf := carrier.Fields(a, "", lang)
-	m := &adreswijzer.AddressMatch{
-		Street:            cf.Street,
-		HouseNumber:       numberPtr(a.HouseNumber),
-		HouseNumberSuffix: strPtr(a.HouseNumberSuffix),
-		Unit:              strPtr(a.Unit()),
-		Locality:          cf.City,
-		Postcode:          a.Postcode,
-	}
-	if t := a.UnitType(); t != adreswijzer.UnitNone {
-		m.UnitType = &t
-	}
+	m := &adreswijzer.AddressMatch{Street: cf.Street, Locality: cf.City, Postcode: a.Postcode}
+	m.HouseNumber, m.HouseNumberSuffix, m.Unit, m.UnitType = optionalsOf(a)
 	return m
 }
 
@@ -141,20 +160,15 @@ func addressMatch(a *adreswijzer.Address, lang adreswijzer.Language) *adreswijze
 func lookupAddress(a *adreswijzer.Address, k adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.LookupAddress {
 	cf := carrier.Fields(a, k, lang)
 	la := adreswijzer.LookupAddress{
-		Street:            cf.Street,
-		HouseNumber:       numberPtr(a.HouseNumber),
-		HouseNumberSuffix: strPtr(a.HouseNumberSuffix),
-		Unit:              strPtr(a.Unit()),
-		Addition:          cf.HouseNumberAddition,
-		Postcode:          a.Postcode,
-		Locality:          cf.City,
-		Planned:           a.Planned(),
-		Formatted:         carrier.Lines(a, lang),
-		Carrier:           cf,
+		Street:    cf.Street,
+		Addition:  cf.HouseNumberAddition,
+		Postcode:  a.Postcode,
+		Locality:  cf.City,
+		Planned:   a.Planned(),
+		Formatted: carrier.Lines(a, lang),
+		Carrier:   cf,
 	}
-	if t := a.UnitType(); t != adreswijzer.UnitNone {
-		la.UnitType = &t
-	}
+	la.HouseNumber, la.HouseNumberSuffix, la.Unit, la.UnitType = optionalsOf(a)
 	return la
 }
 
@@ -259,17 +273,3 @@ func issue(lang adreswijzer.Language, code adreswijzer.IssueCode, f adreswijzer.
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func strPtr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func numberPtr(n int) *int {
-	if n <= 0 {
-		return nil
-	}
-	return &n
-}
