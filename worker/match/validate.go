@@ -154,7 +154,14 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 		cat := v.ds.Catalog()
 		v.pcKnown = cat.HasPostcode(pc)
 		v.pcExact = sameText(v.r.Zip, adreswijzer.FormatPostcode(v.c, pc))
+		// A Belgian postcode has hundreds of places in a few localities: their names are
+		// compared only where the locality changes.
+		last := -1
 		for _, p := range cat.PlacesIn(pc) {
+			if int(p.Locality) == last {
+				continue
+			}
+			last = int(p.Locality)
 			if n := cat.Localities[p.Locality].Names; !slices.Contains(v.pcPlaces, n) {
 				v.pcPlaces = append(v.pcPlaces, n)
 			}
