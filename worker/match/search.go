@@ -81,10 +81,10 @@ func (ix *index) searchStreets(q string, limit int) []hit {
 		before := len(sc.hits)
 		lo, hi := ix.prefixRange(q[:1])
 		for b := 1; b <= budget && len(sc.hits) < limit; b++ {
-			ix.fuzzyPrefix(q, b, lo, hi, visit)
+			ix.fuzzyPrefix(sc, q, b, lo, hi, visit)
 		}
 		if len(sc.hits) == 0 && before == 0 {
-			ix.fuzzyPrefix(q, budget, 0, len(ix.keys), visit)
+			ix.fuzzyPrefix(sc, q, budget, 0, len(ix.keys), visit)
 		}
 	}
 	return ix.rank(sc.hits, limit)
@@ -95,6 +95,21 @@ func (ix *index) searchStreets(q string, limit int) []hit {
 type scratch struct {
 	slot []int32
 	hits []hit
+	// rows and bestAt are fuzzyPrefix's tables: 256 rows of the query's length each, tens
+	// of kilobytes per call that would otherwise be allocated for every typo-tolerant
+	// keystroke and collected with the rest.
+	rows   []int32
+	bestAt []int32
+}
+
+// zeroed returns buf resized to n and cleared, reallocated only when too small.
+func zeroed(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 func (ix *index) getScratch() *scratch {
@@ -205,13 +220,15 @@ func selectTop(hits []hit, limit int, cmpHit func(a, b hit) int) []hit {
 // distance rows of a key's common prefix with the previous key are reused, a subtree is
 // skipped as soon as no row value stays within budget, and a whole subtree is reported at once
 // when its prefix already reaches the smallest distance any longer prefix could have.
-func (ix *index) fuzzyPrefix(q string, budget, from, to int, visit func(from, to int, dist int)) {
+func (ix *index) fuzzyPrefix(sc *scratch, q string, budget, from, to int, visit func(from, to int, dist int)) {
 	m := len(q)
 	width := m + 1
 	const maxDepth = 255
-	rows := make([]int32, (maxDepth+1)*width)
+	sc.rows = zeroed(sc.rows, (maxDepth+1)*width)
+	rows := sc.rows
 	// bestAt[d] is the smallest distance between q and a prefix of length <= d.
-	bestAt := make([]int32, maxDepth+1)
+	sc.bestAt = zeroed(sc.bestAt, maxDepth+1)
+	bestAt := sc.bestAt
 	for j := 0; j <= m; j++ {
 		rows[j] = int32(j)
 	}
