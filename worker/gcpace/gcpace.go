@@ -59,9 +59,16 @@ func Run(ctx context.Context, headroom uint64, every time.Duration, log *slog.Lo
 	if headroom == 0 || os.Getenv("GOGC") != "" {
 		return
 	}
-	current := -1
+	current, paced := -1, uint64(0)
 	apply := func() {
 		live := liveHeap()
+		// The live heap wanders by a few megabytes from one collection to the next; only a
+		// change of an eighth (a dataset activated or released) re-paces, so the percentage
+		// does not flap at a rounding boundary.
+		if current >= 0 && live >= paced-paced/8 && live <= paced+paced/8 {
+			return
+		}
+		paced = live
 		p := Percent(live, headroom)
 		if p == current {
 			return

@@ -61,3 +61,35 @@ func TestRunLeavesAnOperatorsGOGC(t *testing.T) {
 		t.Fatalf("GOGC = %d, want the operator's 400", p)
 	}
 }
+
+// TestRunFollowsAnActivation: when a second dataset joins the first (the live heap doubles,
+// as while a new one is activated), the percentage halves within a few intervals.
+func TestRunFollowsAnActivation(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(gcPercent())
+	first := make([]byte, 256*mb)
+	for i := range first {
+		first[i] = 1
+	}
+	runtime.GC()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	Run(ctx, 64*mb, 10*time.Millisecond, slog.New(slog.DiscardHandler))
+	if p := gcPercent(); p < 23 || p > 25 {
+		t.Fatalf("GOGC = %d with 256 MB live and 64 MB headroom, want about 25", p)
+	}
+	second := make([]byte, 256*mb)
+	for i := range second {
+		second[i] = 1
+	}
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for gcPercent() > 12 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if p := gcPercent(); p < 11 || p > 12 {
+		t.Fatalf("GOGC = %d with 512 MB live and 64 MB headroom, want about 12", p)
+	}
+	runtime.KeepAlive(first)
+	runtime.KeepAlive(second)
+}
