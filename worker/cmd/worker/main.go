@@ -21,6 +21,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/adreswijzer/adreswijzer/worker/logbuf"
 )
 
 func main() {
@@ -45,7 +48,7 @@ const usage = `usage:
                 [--database-url URL | --snapshot FILE] [--quiet]
   worker serve  [--listen 127.0.0.1:8081] [--snapshot FILE]... [--database-url URL]
                 [--replica-url URL] [--request-timeout 800ms] [--cache-size N]
-                [--metrics-listen ADDR]
+                [--metrics-listen ADDR] [--gc-headroom-mb 128]
   worker rollback --country nl|be [--database-url URL]
 
 Run "worker import -h", "worker serve -h" or "worker rollback -h" for the options.
@@ -66,7 +69,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// only repeat it between the progress lines.
 		err = importCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
 	case "serve":
-		err = serveCmd(ctx, args[1:], stderr, logger(stderr, slog.LevelInfo))
+		// The access log's lines are written in batches (see logbuf); the command's own
+		// last word, below, comes after them.
+		lw := logbuf.New(stderr, 64<<10, 100*time.Millisecond)
+		log := slog.New(logbuf.Handler(slog.NewJSONHandler(lw, &slog.HandlerOptions{Level: slog.LevelInfo}), lw))
+		slog.SetDefault(log)
+		err = serveCmd(ctx, args[1:], stderr, log)
+		_ = lw.Close()
 	case "rollback":
 		err = rollbackCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
 	case "help", "-h", "-help", "--help":
