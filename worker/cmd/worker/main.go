@@ -67,17 +67,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "import":
 		// The summary tells what an import did; the stores' own notes on activation would
 		// only repeat it between the progress lines.
-		err = importCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
+		err = importCmd(ctx, args[1:], stdout, stderr, logger(jsonLines(stderr, slog.LevelWarn)))
 	case "serve":
 		// The access log's lines are written in batches (see logbuf); the command's own
 		// last word, below, comes after them.
 		lw := logbuf.New(stderr, 64<<10, 100*time.Millisecond)
-		log := slog.New(logbuf.Handler(slog.NewJSONHandler(lw, &slog.HandlerOptions{Level: slog.LevelInfo}), lw))
-		slog.SetDefault(log)
-		err = serveCmd(ctx, args[1:], stderr, log)
+		err = serveCmd(ctx, args[1:], stderr, logger(logbuf.Handler(jsonLines(lw, slog.LevelInfo), lw)))
 		_ = lw.Close()
 	case "rollback":
-		err = rollbackCmd(ctx, args[1:], stdout, stderr, logger(stderr, slog.LevelWarn))
+		err = rollbackCmd(ctx, args[1:], stdout, stderr, logger(jsonLines(stderr, slog.LevelWarn)))
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -98,10 +96,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitError
 }
 
-// logger writes JSON lines to w and is made the default, for the packages that log through
-// slog's default logger.
-func logger(w io.Writer, level slog.Level) *slog.Logger {
-	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+// jsonLines writes records of level and above to w as JSON lines.
+func jsonLines(w io.Writer, level slog.Level) slog.Handler {
+	return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
+}
+
+// logger logs through h and is made the default, for the packages that log through slog's
+// default logger.
+func logger(h slog.Handler) *slog.Logger {
+	log := slog.New(h)
 	slog.SetDefault(log)
 	return log
 }
