@@ -28,6 +28,17 @@ func TestPercent(t *testing.T) {
 	}
 }
 
+// live returns n bytes of touched heap, collected once so that the runtime counts them as
+// live; the caller keeps them alive.
+func live(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 1
+	}
+	runtime.GC()
+	return b
+}
+
 // gcPercent reads the collector's percentage.
 func gcPercent() int {
 	p := debug.SetGCPercent(100)
@@ -38,11 +49,7 @@ func gcPercent() int {
 func TestRunPacesByLiveHeap(t *testing.T) {
 	t.Setenv("GOGC", "") // the test's own environment must not switch pacing off
 	defer debug.SetGCPercent(gcPercent())
-	held := make([]byte, 256*mb)
-	for i := range held {
-		held[i] = 1
-	}
-	runtime.GC()
+	held := live(256 * mb)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	Run(ctx, 32*mb, time.Hour, slog.New(slog.DiscardHandler))
@@ -67,22 +74,14 @@ func TestRunLeavesAnOperatorsGOGC(t *testing.T) {
 func TestRunFollowsAnActivation(t *testing.T) {
 	t.Setenv("GOGC", "")
 	defer debug.SetGCPercent(gcPercent())
-	first := make([]byte, 256*mb)
-	for i := range first {
-		first[i] = 1
-	}
-	runtime.GC()
+	first := live(256 * mb)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	Run(ctx, 64*mb, 10*time.Millisecond, slog.New(slog.DiscardHandler))
 	if p := gcPercent(); p < 23 || p > 25 {
 		t.Fatalf("GOGC = %d with 256 MB live and 64 MB headroom, want about 25", p)
 	}
-	second := make([]byte, 256*mb)
-	for i := range second {
-		second[i] = 1
-	}
-	runtime.GC()
+	second := live(256 * mb)
 	deadline := time.Now().Add(5 * time.Second)
 	for gcPercent() > 12 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
