@@ -2,11 +2,11 @@
 // a share of the live heap.
 //
 // A worker on the memory store holds the registers on its heap: at national size about
-// 530 MB that never changes between dataset activations, beside a few megabytes of request
+// 500 MB that never changes between dataset activations, beside a few megabytes of request
 // garbage. Go's default (GOGC=100) lets the heap grow by as much again before collecting,
-// so after start-up the process spends its first half-gigabyte of allocations faulting in
-// fresh pages, and returns and re-faults them afterwards; on the two-core machines of the
-// benchmarks that doubled the p99 of requests taking a fraction of a millisecond. A fixed
+// so after start-up the process takes fresh pages from the kernel for all it allocates
+// until the heap has doubled, and returns and re-takes them afterwards: page faults on the
+// path of requests that otherwise take a fraction of a millisecond. A fixed
 // headroom (GOGC = headroom / live heap) keeps the collector's pace set by the request
 // garbage, which is what it has to collect, and the process's memory near what it holds.
 //
