@@ -62,26 +62,26 @@ func newTypedName(s string) typedName {
 
 func (t typedName) empty() bool { return t.folded == "" }
 
-// matchName compares a typed name with one register name variant.
-func matchName(t typedName, v nameVariant) nameMatch {
+// matchLoosely compares a typed name with one register name variant at the levels below
+// the exact ones: similarity, then containment. matchStreet calls it only once no variant
+// matched exactly.
+func matchLoosely(t typedName, v nameVariant) nameMatch {
 	m := nameMatch{kind: v.kind, name: v.name}
-	switch {
-	case t.empty():
-	case exactLevel(t, v, &m):
-	default:
-		// Names too different in length cannot reach the threshold, and a typed street is
-		// compared with every street of a city when it matches none closely.
-		if similarityBound(len(t.folded), len(v.folded)) >= similarityThreshold {
-			if s := t.similarityTo(v.folded, v.bigrams); s >= similarityThreshold {
-				m.level, m.score = levelFuzzy, 0.9*s
-				return m
-			}
+	if t.empty() {
+		return m
+	}
+	// Names too different in length cannot reach the threshold, and a typed street is
+	// compared with every street of a city when it matches none closely.
+	if similarityBound(len(t.folded), len(v.folded)) >= similarityThreshold {
+		if s := t.similarityTo(v.folded, v.bigrams); s >= similarityThreshold {
+			m.level, m.score = levelFuzzy, 0.9*s
+			return m
 		}
-		if containsWords(t.folded, v.folded) || (len(t.folded) >= 4 && strings.HasPrefix(v.folded, t.folded)) {
-			// "Bloemendalerweg Weesp" typed into the street field, or "Heerlijkheid" for
-			// "Heerlijkheidsstraat": the last resort of the cascade.
-			m.level, m.score = levelContain, 0.7
-		}
+	}
+	if containsWords(t.folded, v.folded) || (len(t.folded) >= 4 && strings.HasPrefix(v.folded, t.folded)) {
+		// "Bloemendalerweg Weesp" typed into the street field, or "Heerlijkheid" for
+		// "Heerlijkheidsstraat": the last resort of the cascade.
+		m.level, m.score = levelContain, 0.7
 	}
 	return m
 }
@@ -145,7 +145,7 @@ func matchStreet(t typedName, vars []nameVariant) nameMatch {
 	if m := matchStreetExactly(t, vars); m.level != levelNone {
 		return m
 	}
-	return bestVariant(t, vars, matchName)
+	return bestVariant(t, vars, matchLoosely)
 }
 
 // matchStreetExactly is matchStreet up to levelCanon: no similarity is computed.
