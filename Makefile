@@ -53,7 +53,7 @@ bench: build
 # files and snapshots, of agent requests, and the matching engine and form core behind them.
 FUZZTIME ?= 60s
 FUZZERS := \
-	.:FuzzNormalizePostcode .:FuzzParseHouseNumber .:FuzzParseAddressLine \
+	.:FuzzNormalizePostcode .:FuzzRegisterForm .:FuzzParseHouseNumber .:FuzzParseAddressLine \
 	./store/internal/xmlscan:FuzzTokens \
 	./store/bag:FuzzReader ./store/bag:FuzzReaderMatchesEncodingXML \
 	./store/best:FuzzSplitHouseNumber ./store/best:FuzzXMLAddresses ./store/best:FuzzLayoutAddresses \

@@ -56,6 +56,9 @@ func NormalizePostcode(c Country, s string) (string, error) {
 	switch c {
 	case NL:
 		if p.nl() && p.letters != "" {
+			if len(s) == 6 && s[:4] == p.digits && s[4:] == p.letters {
+				return s, nil // already the register form: no copy
+			}
 			return p.digits + p.letters, nil
 		}
 	case BE:
@@ -116,6 +119,14 @@ func (p postcodeParts) be() bool {
 // splitPostcode does the shape checks shared by both countries; the country rules are in nl and
 // be. It returns ErrPostcodeEmpty or ErrPostcodeFormat.
 func splitPostcode(s string) (postcodeParts, error) {
+	if p, ok := registerForm(s); ok {
+		return p, nil
+	}
+	return splitTyped(s)
+}
+
+// splitTyped splits a postcode as typed, folding what people type around it.
+func splitTyped(s string) (postcodeParts, error) {
 	if len(s) > 16*maxPostcodeInput {
 		return postcodeParts{}, ErrPostcodeFormat
 	}
@@ -150,6 +161,19 @@ func splitPostcode(s string) (postcodeParts, error) {
 		return postcodeParts{}, ErrPostcodeFormat
 	}
 	return p, nil
+}
+
+// registerForm splits a postcode already in the register's form ("1234AB", "1130"): every
+// stored postcode an answer formats, and most typed ones, need none of the folding, which
+// would cost an answer several allocations per address.
+func registerForm(s string) (postcodeParts, bool) {
+	if (len(s) != 4 && len(s) != 6) || !asciiDigits(s[:4]) {
+		return postcodeParts{}, false
+	}
+	if len(s) == 6 && !(asciiUpper(s[4]) && asciiUpper(s[5])) {
+		return postcodeParts{}, false
+	}
+	return postcodeParts{digits: s[:4], letters: s[4:]}, true
 }
 
 // postcodeSeparators may stand after a country prefix and between digits and letters: people

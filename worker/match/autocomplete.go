@@ -66,7 +66,7 @@ func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswi
 		}
 		return adreswijzer.AutocompleteResponse{}, err
 	}
-	filter, code := postcodeFilter(c, ds, q.Postcode)
+	filter, code := postcodeFilter(c, ix, q.Postcode)
 	if code != "" {
 		lang := answerLanguage(string(q.Lang), c, "", nil)
 		resp.Issues = append(resp.Issues, issue(lang, code, adreswijzer.FieldZip, messages.Details{Country: c}))
@@ -98,7 +98,7 @@ type autocomplete struct {
 }
 
 func (ac *autocomplete) run(q string) {
-	pc, rest := extractPostcode(ac.c, ac.cat, q)
+	pc, rest := extractPostcode(ac.c, ac.ix, q)
 	if ac.filter != "" {
 		if pc != "" && pc != ac.filter {
 			return
@@ -278,7 +278,7 @@ func (ac *autocomplete) write(lang adreswijzer.Language) []adreswijzer.Autocompl
 // of the text. A Dutch postcode is four digits and two letters, with or without a space. A
 // Belgian one is four digits that the register knows as a postcode and that is not the only
 // number in the text (which would be the house number), or that stands first.
-func extractPostcode(c adreswijzer.Country, cat *adreswijzer.Catalog, q string) (string, string) {
+func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string) {
 	f := strings.Fields(q)
 	numbers := 0
 	for _, w := range f {
@@ -297,7 +297,7 @@ func extractPostcode(c adreswijzer.Country, cat *adreswijzer.Catalog, q string) 
 			if err != nil {
 				continue
 			}
-			if c == adreswijzer.BE && (numbers < 2 && i > 0 || !cat.HasPostcode(pc)) {
+			if c == adreswijzer.BE && (numbers < 2 && i > 0 || !ix.hasPostcode(pc)) {
 				continue
 			}
 			used := 1

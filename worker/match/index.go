@@ -48,11 +48,13 @@ type index struct {
 
 	// locStreets[l] are the streets with places in locality l.
 	locStreets [][]uint32
-	// The streets with places in the i-th postcode (the postcode of place pcPlace[i]) are
+	// The i-th postcode's places are cat.Places[pcPlace[i]:pcPlace[i+1]] and its streets
 	// pcStreets[pcOff[i]:pcOff[i+1]], as placeStreets lists them: a Belgian postcode is a
 	// municipality of hundreds of streets, and lookups and validations read them on every
-	// request. Places are numbered rather than postcodes kept, so the collector has no
-	// half a million strings more to scan.
+	// request. pcSlot finds i by the postcode's number (postcodeCode): one probe of a map
+	// without pointers, where a binary search over the catalog's strings took a cache miss
+	// per step, and the collector has no half a million strings more to scan.
+	pcSlot    map[uint32]uint32
 	pcPlace   []uint32
 	pcOff     []uint32
 	pcStreets []uint32
@@ -369,24 +371,75 @@ func (ix *index) buildPlaces() {
 	for _, ls := range ix.locStreets {
 		slices.Sort(ls)
 	}
+	ix.pcSlot = make(map[uint32]uint32)
 	for i := 0; i < len(cat.Places); {
 		pc := cat.Places[i].Postcode
 		ps := cat.PlacesIn(pc)
+		if code, ok := postcodeCode(pc); ok {
+			ix.pcSlot[code] = uint32(len(ix.pcPlace))
+		}
 		ix.pcPlace = append(ix.pcPlace, uint32(i))
 		ix.pcOff = append(ix.pcOff, uint32(len(ix.pcStreets)))
 		ix.pcStreets = append(ix.pcStreets, placeStreets(ps)...)
 		i += len(ps)
 	}
+	ix.pcPlace = append(ix.pcPlace, uint32(len(cat.Places)))
 	ix.pcOff = append(ix.pcOff, uint32(len(ix.pcStreets)))
+}
+
+// postcodeCode numbers a postcode in the register form: the four digits, and for a Dutch
+// one the two letters in base 26 on top (1234AB is 1234·676 + 0·26 + 1). Nothing else
+// has a number, and so is in no index.
+func postcodeCode(pc string) (uint32, bool) {
+	if len(pc) != 4 && len(pc) != 6 {
+		return 0, false
+	}
+	var n uint32
+	for i := 0; i < 4; i++ {
+		if pc[i] < '0' || pc[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint32(pc[i]-'0')
+	}
+	for i := 4; i < len(pc); i++ {
+		if pc[i] < 'A' || pc[i] > 'Z' {
+			return 0, false
+		}
+		n = n*26 + uint32(pc[i]-'A')
+	}
+	return n, true
+}
+
+// postcodeAt returns the slot of postcode pc (the register form).
+func (ix *index) postcodeAt(pc string) (uint32, bool) {
+	code, ok := postcodeCode(pc)
+	if !ok {
+		return 0, false
+	}
+	i, ok := ix.pcSlot[code]
+	return i, ok
+}
+
+// hasPostcode reports whether any address has postcode pc, as Catalog.HasPostcode does.
+func (ix *index) hasPostcode(pc string) bool {
+	_, ok := ix.postcodeAt(pc)
+	return ok
+}
+
+// placesIn returns the places of postcode pc, as Catalog.PlacesIn does (shared: not to be
+// changed).
+func (ix *index) placesIn(pc string) []adreswijzer.Place {
+	i, ok := ix.postcodeAt(pc)
+	if !ok {
+		return nil
+	}
+	return ix.cat.Places[ix.pcPlace[i]:ix.pcPlace[i+1]:ix.pcPlace[i+1]]
 }
 
 // postcodeStreets returns the streets with places in postcode pc (shared: not to be
 // changed).
 func (ix *index) postcodeStreets(pc string) []uint32 {
-	places := ix.cat.Places
-	i, ok := slices.BinarySearchFunc(ix.pcPlace, pc, func(p uint32, pc string) int {
-		return strings.Compare(places[p].Postcode, pc)
-	})
+	i, ok := ix.postcodeAt(pc)
 	if !ok {
 		return nil
 	}

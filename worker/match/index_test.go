@@ -276,10 +276,18 @@ func TestPostcodeStreets(t *testing.T) {
 			if got := ix.postcodeStreets(pc); !slices.Equal(got, want) || len(got) == 0 {
 				t.Fatalf("postcode %s: streets %v, want %v", pc, got, want)
 			}
+			if got, want := ix.placesIn(pc), ix.cat.PlacesIn(pc); !slices.Equal(got, want) || !ix.hasPostcode(pc) {
+				t.Fatalf("postcode %s: places %v, want %v", pc, got, want)
+			}
 			i += len(ix.cat.PlacesIn(pc))
 		}
-		if postcodes == 0 || len(ix.postcodeStreets("0000ZZ")) != 0 || len(ix.postcodeStreets("")) != 0 {
-			t.Fatalf("%d postcodes; an unknown postcode must have no streets", postcodes)
+		for _, pc := range []string{"0000ZZ", "", "1011", "9999ZZ", "10110", "1011ab", "1O11AB"} {
+			if len(ix.postcodeStreets(pc)) != 0 || len(ix.placesIn(pc)) != 0 || ix.hasPostcode(pc) != ix.cat.HasPostcode(pc) {
+				t.Fatalf("postcode %q: the index and the catalog disagree", pc)
+			}
+		}
+		if postcodes == 0 {
+			t.Fatal("no postcodes")
 		}
 		t.Logf("%d postcodes, %d streets", postcodes, len(ix.streets))
 	}

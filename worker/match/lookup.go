@@ -49,7 +49,7 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	switch {
 	case pcErr != nil:
 		pend = append(pend, pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip})
-	case !ds.Catalog().HasPostcode(pc):
+	case !ix.hasPostcode(pc):
 		pend = append(pend, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
 	case c == adreswijzer.BE && strings.TrimSpace(q.Street) != "":
 		found, hit, pend, err = lookupOnStreets(ctx, ds, ix, pc, q.Number, newTypedName(q.Street))

@@ -38,7 +38,7 @@ func (e *Engine) Suggest(ctx context.Context, q SuggestQuery) (adreswijzer.Sugge
 	if err != nil {
 		return adreswijzer.SuggestResponse{}, err
 	}
-	pc, code := postcodeFilter(c, ds, q.Postcode)
+	pc, code := postcodeFilter(c, ix, q.Postcode)
 	if code != "" {
 		lang := answerLanguage(string(q.Lang), c, "", nil)
 		resp.Issues = append(resp.Issues, issue(lang, code, adreswijzer.FieldZip, messages.Details{Country: c}))
@@ -58,7 +58,7 @@ func (e *Engine) Suggest(ctx context.Context, q SuggestQuery) (adreswijzer.Sugge
 
 // postcodeFilter checks an optional postcode parameter: the register form, or the issue
 // code that explains why there is no answer.
-func postcodeFilter(c adreswijzer.Country, ds adreswijzer.Dataset, s string) (string, adreswijzer.IssueCode) {
+func postcodeFilter(c adreswijzer.Country, ix *index, s string) (string, adreswijzer.IssueCode) {
 	if strings.TrimSpace(s) == "" {
 		return "", ""
 	}
@@ -66,7 +66,7 @@ func postcodeFilter(c adreswijzer.Country, ds adreswijzer.Dataset, s string) (st
 	if err != nil {
 		return "", adreswijzer.IssueFormatInvalid
 	}
-	if !ds.Catalog().HasPostcode(pc) {
+	if !ix.hasPostcode(pc) {
 		return "", adreswijzer.IssuePostcodeNotFound
 	}
 	return pc, ""
@@ -144,7 +144,7 @@ func (ix *index) streetSuggestions(cat *adreswijzer.Catalog, hits []hit, pc stri
 		postcode := ix.onlyPostcode(h.street)
 		if pc != "" {
 			postcode = pc
-			for _, p := range cat.PlacesIn(pc) {
+			for _, p := range ix.placesIn(pc) {
 				if p.Street == h.street {
 					loc = p.Locality
 					break

@@ -152,12 +152,12 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	default:
 		v.zip, v.pc = zipOK, pc
 		cat := v.ds.Catalog()
-		v.pcKnown = cat.HasPostcode(pc)
+		v.pcKnown = v.ix.hasPostcode(pc)
 		v.pcExact = sameText(v.r.Zip, adreswijzer.FormatPostcode(v.c, pc))
 		// A Belgian postcode has hundreds of places in a few localities: their names are
 		// compared only where the locality changes.
 		last := -1
-		for _, p := range cat.PlacesIn(pc) {
+		for _, p := range v.ix.placesIn(pc) {
 			if int(p.Locality) == last {
 				continue
 			}
@@ -389,7 +389,7 @@ func (v *validation) gather() ([]*group, error) {
 		// The typed city, or else the place the typed postcode lies in.
 		locs := v.cityLocalities()
 		if len(locs) == 0 && v.zip == zipOK && v.pcKnown {
-			for _, p := range cat.PlacesIn(v.pc) {
+			for _, p := range ix.placesIn(v.pc) {
 				if !containsU32(locs, p.Locality) {
 					locs = append(locs, p.Locality)
 				}
