@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -92,6 +93,10 @@ func readAll(r io.Reader, size int) ([]byte, error) {
 func rawValue(raw json.RawMessage) value {
 	raw = bytes.TrimSpace(raw)
 	switch {
+	case len(raw) > 1 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw):
+		// Without escapes a valid string's text is what stands between its quotes (the body
+		// has been checked as JSON), so the member is not decoded a second time.
+		return value{kind: text, s: string(raw[1 : len(raw)-1])}
 	case len(raw) > 0 && raw[0] == '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {

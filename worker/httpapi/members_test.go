@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,4 +54,20 @@ func TestRawValue(t *testing.T) {
 			t.Errorf("rawValue(%s) = %+v, want %+v", raw, got, want)
 		}
 	}
+}
+
+// A string member read without decoding must be what decoding gives.
+func FuzzRawValue(f *testing.F) {
+	for _, s := range []string{`"Weesp"`, `"\u00e9\n"`, `""`, "\"bad \xff byte\"", `"a\"b"`, `"\ud800"`, "\"\u2028\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var want string
+		if !strings.HasPrefix(raw, `"`) || json.Unmarshal([]byte(raw), &want) != nil {
+			return
+		}
+		if got := rawValue([]byte(raw)); got != (value{kind: text, s: want}) {
+			t.Errorf("rawValue(%q) = %+v, want text %q", raw, got, want)
+		}
+	})
 }

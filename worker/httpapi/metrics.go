@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,20 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// series keeps the counter and histogram of each label set once resolved (by
+	// seriesKey), as the client library advises for hot paths: resolving hashes the label
+	// values and takes a lock on every request.
+	series sync.Map
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 var labels = []string{"route", "method", "status"}
@@ -53,9 +68,18 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 }
 
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, method, code).Inc()
-	m.duration.WithLabelValues(route, method, code).Observe(d.Seconds())
+	k := seriesKey{route, method, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		code := strconv.Itoa(status)
+		v, _ = m.series.LoadOrStore(k, &series{
+			requests: m.requests.WithLabelValues(route, method, code),
+			duration: m.duration.WithLabelValues(route, method, code),
+		})
+	}
+	s := v.(*series)
+	s.requests.Inc()
+	s.duration.Observe(d.Seconds())
 }
 
 // method keeps the methods HTTP defines and folds anything else into one label value.
