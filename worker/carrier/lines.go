@@ -3,6 +3,7 @@ package carrier
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -149,20 +150,44 @@ func Lines(a *adreswijzer.Address, lang adreswijzer.Language) []string {
 // postalLineNL writes "1382 KB  WEESP". About 190,000 BAG addresses have no postcode; their
 // line is the place alone rather than a line that starts with spaces.
 func postalLineNL(postcode, city string) string {
-	city = strings.ToUpper(city)
 	if postcode == "" {
-		return city
+		return strings.ToUpper(city)
 	}
-	return adreswijzer.FormatPostcode(adreswijzer.NL, postcode) + "  " + city
+	// Written with the city in capitals in one go: every address of every answer has this
+	// line.
+	printed := adreswijzer.FormatPostcode(adreswijzer.NL, postcode)
+	var b strings.Builder
+	b.Grow(len(printed) + 2 + len(city))
+	b.WriteString(printed)
+	b.WriteString("  ")
+	for _, r := range city {
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
 }
 
 // join puts single spaces between the parts that are not empty.
 func join(parts ...string) string {
-	out := make([]string, 0, len(parts))
+	n, only := 0, ""
 	for _, s := range parts {
 		if s != "" {
-			out = append(out, s)
+			n += len(s) + 1
+			only = s
 		}
 	}
-	return strings.Join(out, " ")
+	if n == len(only)+1 {
+		return only // one part (or none): nothing to copy
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range parts {
+		if s == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }

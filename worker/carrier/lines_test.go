@@ -221,3 +221,28 @@ func TestLinesAgreeWithFields(t *testing.T) {
 		}
 	}
 }
+
+// postalLineNL and join are written for speed; they must say what the plain definitions say.
+func FuzzLineHelpers(f *testing.F) {
+	f.Add("1382KB", "Weesp", "Kerkstraat", "12", "")
+	f.Add("", "'s-Gravenhage", "", "", "")
+	f.Add("1011 ab", "Groß\xffÿ", "a", "", "b")
+	f.Fuzz(func(t *testing.T, postcode, city, a, b, c string) {
+		want := strings.ToUpper(city)
+		if postcode != "" {
+			want = adreswijzer.FormatPostcode(adreswijzer.NL, postcode) + "  " + want
+		}
+		if got := postalLineNL(postcode, city); got != want {
+			t.Errorf("postalLineNL(%q, %q) = %q, want %q", postcode, city, got, want)
+		}
+		var parts []string
+		for _, s := range []string{a, b, c} {
+			if s != "" {
+				parts = append(parts, s)
+			}
+		}
+		if got, want := join(a, b, c), strings.Join(parts, " "); got != want {
+			t.Errorf("join(%q, %q, %q) = %q, want %q", a, b, c, got, want)
+		}
+	})
+}
