@@ -211,6 +211,8 @@ type server struct {
 	base   string
 	client *http.Client
 	cmd    *exec.Cmd
+	exited chan error
+	once   sync.Once
 	mu     sync.Mutex
 	logs   bytes.Buffer
 }
@@ -239,27 +241,14 @@ func serve(t *testing.T, env []string, args ...string) *server {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		if s.cmd.ProcessState != nil {
-			return
-		}
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("worker serve did not stop cleanly on SIGTERM: %v\n%s", err, s.log())
-			}
-		case <-time.After(15 * time.Second):
-			_ = s.cmd.Process.Kill()
-			t.Errorf("worker serve did not stop within 15 s of SIGTERM\n%s", s.log())
-		}
-	})
+	s.exited = make(chan error, 1)
+	go func() { s.exited <- s.cmd.Wait() }()
+	t.Cleanup(func() { s.stop(t) })
 	deadline := time.Now().Add(time.Minute)
 	for {
 		select {
-		case err := <-exited:
+		case err := <-s.exited:
+			s.once.Do(func() {}) // it has ended: nothing left to stop
 			t.Fatalf("worker serve exited at start: %v\n%s", err, s.log())
 		default:
 		}
@@ -273,6 +262,25 @@ func serve(t *testing.T, env []string, args ...string) *server {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// stop sends SIGTERM, as an operator would, and waits for a clean exit (status 0 within
+// seconds). The access log is written in batches: only after stop does s.log() hold
+// everything the server wrote.
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	s.once.Do(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-s.exited:
+			if err != nil {
+				t.Errorf("worker serve did not stop cleanly on SIGTERM: %v\n%s", err, s.log())
+			}
+		case <-time.After(15 * time.Second):
+			_ = s.cmd.Process.Kill()
+			t.Errorf("worker serve did not stop within 15 s of SIGTERM\n%s", s.log())
+		}
+	})
 }
 
 // get fetches a path through the contract-checking client.

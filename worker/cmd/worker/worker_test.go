@@ -95,6 +95,7 @@ func TestSnapshots(t *testing.T) {
 	checkHealth(t, s, map[string]string{"NL": weespVersion, "BE": "best:2025-01-01"})
 
 	// The access log names routes, never what was asked.
+	s.stop(t)
 	if logs := s.log(); !strings.Contains(logs, `"route":"/v1/nl/lookup"`) || strings.Contains(logs, "1381CS") || strings.Contains(logs, "Waelplein") {
 		t.Errorf("serve log:\n%s", logs)
 	}
@@ -157,6 +158,7 @@ func TestPostgres(t *testing.T) {
 	if resp, _ := s.get(t, "/metrics"); resp.StatusCode != 404 {
 		t.Errorf("/metrics on the API listener: %d", resp.StatusCode)
 	}
+	s.stop(t)
 	if !strings.Contains(s.log(), `"msg":"serving metrics"`) || !strings.Contains(s.log(), `"store":"postgres+replica"`) || strings.Contains(s.log(), "postgres://") {
 		t.Errorf("serve log:\n%s", s.log())
 	}
