@@ -180,11 +180,14 @@ type streetCand struct {
 }
 
 // rankStreets matches t against the streets of every list and returns those at min or
-// better, best first (in the given order among equals). With exact set only the levels that need no similarity are
-// tried: most names are typed as the register writes them, and a city or a Belgian postcode
-// has hundreds of streets to compare.
+// better, best first (in the given order among equals). It runs in two passes, because most
+// names are typed as the register writes them and a city or a Belgian postcode has hundreds
+// of streets to compare: with exact set, only the levels that need no similarity; without,
+// only the loose ones (similarity, containment). The loose pass follows an exact pass over the
+// same lists and does not repeat it: a street with an exact match was found there, and in the
+// loose pass it ranks by its loose match only.
 func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint32) []streetCand {
-	match := matchStreet
+	match := func(t typedName, vars []nameVariant) nameMatch { return bestVariant(t, vars, matchLoosely) }
 	if exact {
 		match = matchStreetExactly
 	}
