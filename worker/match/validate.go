@@ -99,7 +99,7 @@ type validation struct {
 	pcPlaces []adreswijzer.Names
 
 	streets  streetMemo
-	cityMemo map[[2]adreswijzer.Names]nameMatch // by locality and municipality
+	cityMemo []cityMemo
 }
 
 // parse takes in the request with address1 read as line.
@@ -322,20 +322,32 @@ func (v *validation) gather() ([]*group, error) {
 	type groupKey struct{ streetID, nl, fr, postcode string }
 	byKey := map[groupKey]*group{}
 	var groups []*group
+	keyOf := func(a *adreswijzer.Address) groupKey {
+		return groupKey{a.StreetID, a.Street.NL, a.Street.FR, a.Postcode}
+	}
 	add := func(as []adreswijzer.Address) {
-		for _, a := range as {
-			if seen[a.ID] {
+		// The stores list addresses by postcode and street, so a group's addresses come in
+		// runs; a run is copied at once rather than address by address (a Belgian number
+		// may have hundreds of boxes).
+		for i := 0; i < len(as); {
+			if seen[as[i].ID] {
+				i++
 				continue
 			}
-			seen[a.ID] = true
-			k := groupKey{a.StreetID, a.Street.NL, a.Street.FR, a.Postcode}
+			k := keyOf(&as[i])
+			j := i
+			for j < len(as) && !seen[as[j].ID] && (j == i || keyOf(&as[j]) == k) {
+				seen[as[j].ID] = true
+				j++
+			}
 			g := byKey[k]
 			if g == nil {
 				g = &group{}
 				byKey[k] = g
 				groups = append(groups, g)
 			}
-			g.addrs = append(g.addrs, a)
+			g.addrs = append(g.addrs, as[i:j]...)
+			i = j
 		}
 	}
 	goodStreet := func() bool {
@@ -542,15 +554,22 @@ func (v *validation) streetMatch(a *adreswijzer.Address) nameMatch {
 // compared once per request, for the same reason.
 func (v *validation) cityMatch(a *adreswijzer.Address) nameMatch {
 	k := [2]adreswijzer.Names{a.Locality, a.Municipality}
-	if m, ok := v.cityMemo[k]; ok {
-		return m
+	for _, c := range v.cityMemo {
+		if c.names == k {
+			return c.m
+		}
 	}
 	m := matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
-	if v.cityMemo == nil {
-		v.cityMemo = map[[2]adreswijzer.Names]nameMatch{}
-	}
-	v.cityMemo[k] = m
+	v.cityMemo = append(v.cityMemo, cityMemo{k, m})
 	return m
+}
+
+// cityMemo is how the typed city matched a locality and municipality. A request meets a
+// few of them (the places of a postcode, of a few streets), so a list serves better than a
+// map keyed by six strings.
+type cityMemo struct {
+	names [2]adreswijzer.Names
+	m     nameMatch
 }
 
 // acceptable says whether a group may be the answer at all: its street must match and
