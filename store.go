@@ -33,7 +33,9 @@ type Dataset interface {
 	// Catalog is the street and locality index, always in memory (see Catalog).
 	Catalog() *Catalog
 	// AddressesAt returns every address with this postcode and house number: all letters,
-	// additions and boxes, on every street (a Belgian postcode spans many streets).
+	// additions and boxes, on every street (a Belgian postcode spans many streets). The
+	// slice is the caller's to reorder or change, as AddressesOnStreet's: the matching
+	// engine sorts and groups the addresses of a request without copying them.
 	AddressesAt(ctx context.Context, postcode string, number int) ([]Address, error)
 	// AddressesOnStreet returns every address on the catalog street with this house number,
 	// in any postcode.

@@ -168,6 +168,13 @@ func checkDataset(t *testing.T, d adreswijzer.Dataset, rows []adreswijzer.Addres
 				t.Errorf("AddressesAt(%s, %d) returned\n%+v\nloaded\n%+v", tc.postcode, tc.number, a, want[a.ID])
 			}
 		}
+		// The answer is the caller's: changing it changes nothing the store answers next.
+		for i := range got {
+			got[i] = adreswijzer.Address{ID: "changed by the caller"}
+		}
+		if again, err := d.AddressesAt(ctx, tc.postcode, tc.number); err != nil || !slices.Equal(ids(again), tc.want) {
+			t.Errorf("AddressesAt(%s, %d) after the caller changed the last answer = %v, %v; want %v", tc.postcode, tc.number, ids(again), err, tc.want)
+		}
 	}
 
 	// Every row is found at its postcode and number, and nothing else is there.

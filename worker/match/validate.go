@@ -327,8 +327,9 @@ func (v *validation) gather() ([]*group, error) {
 	}
 	add := func(as []adreswijzer.Address) {
 		// The stores list addresses by postcode and street, so a group's addresses come in
-		// runs; a run is copied at once rather than address by address (a Belgian number
-		// may have hundreds of boxes).
+		// runs; a group takes its first run as it is (the slice is ours), and later ones are
+		// copied at once rather than address by address (a Belgian number may have hundreds
+		// of boxes).
 		for i := 0; i < len(as); {
 			if seen[as[i].ID] {
 				i++
@@ -346,7 +347,11 @@ func (v *validation) gather() ([]*group, error) {
 				byKey[k] = g
 				groups = append(groups, g)
 			}
-			g.addrs = append(g.addrs, as[i:j]...)
+			if g.addrs == nil {
+				g.addrs = as[i:j:j] // full: a later run is appended to a copy
+			} else {
+				g.addrs = append(g.addrs, as[i:j]...)
+			}
 			i = j
 		}
 	}
