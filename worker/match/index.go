@@ -43,6 +43,10 @@ type index struct {
 	// The name variants of street s are vars[varOff[s]:varOff[s+1]].
 	vars   []storedVariant
 	varOff []uint32
+	// looseSig[4s:4s+4] and looseMin[s] are street s's signature for the loose pass (see
+	// loosesig.go).
+	looseSig []uint64
+	looseMin []uint8
 	// byID lists the streets with a register id, sorted by it, to find an address's street.
 	byID []uint32
 
@@ -208,6 +212,7 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 	}
 	ix.gramOff = append(ix.gramOff, uint32(len(ix.grams)))
 	ix.canonBlob, ix.canonOff = canons.done()
+	ix.buildLooseSigs()
 
 	sort.Slice(pairs, func(i, j int) bool {
 		if pairs[i].text != pairs[j].text {

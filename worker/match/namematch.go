@@ -193,9 +193,13 @@ func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint
 	}
 	var out []streetCand
 	var buf [4]nameVariant
+	var q looseQuery
+	if !exact {
+		q = newLooseQuery(t)
+	}
 	for _, streets := range lists {
 		for _, st := range streets {
-			if exact && !ix.mayMatchExactly(t, st) {
+			if exact && !ix.mayMatchExactly(t, st) || !exact && !ix.mayMatchLoosely(q, st) {
 				continue
 			}
 			if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
