@@ -166,28 +166,16 @@ func postalLineNL(postcode, city string) string {
 	return b.String()
 }
 
-// join puts single spaces between the parts that are not empty.
+// join puts single spaces between the parts that are not empty. Callers pass at most three
+// parts, which the array keeps off the heap: only the joined text is allocated, and not even
+// that when one part is left.
 func join(parts ...string) string {
-	n, only := 0, ""
+	var buf [3]string
+	out := buf[:0]
 	for _, s := range parts {
 		if s != "" {
-			n += len(s) + 1
-			only = s
+			out = append(out, s)
 		}
 	}
-	if n == len(only)+1 {
-		return only // one part (or none): nothing to copy
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, s := range parts {
-		if s == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
+	return strings.Join(out, " ")
 }
