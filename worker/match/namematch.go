@@ -145,6 +145,12 @@ func matchStreet(t typedName, vars []nameVariant) nameMatch {
 	if m := matchStreetExactly(t, vars); m.level != levelNone {
 		return m
 	}
+	return matchStreetLoosely(t, vars)
+}
+
+// matchStreetLoosely is matchStreet below levelCanon: for a street none of whose names
+// matched exactly.
+func matchStreetLoosely(t typedName, vars []nameVariant) nameMatch {
 	return bestVariant(t, vars, matchLoosely)
 }
 
@@ -187,19 +193,18 @@ type streetCand struct {
 // same lists and does not repeat it: a street with an exact match was found there, and in the
 // loose pass it ranks by its loose match only.
 func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint32) []streetCand {
-	match := func(t typedName, vars []nameVariant) nameMatch { return bestVariant(t, vars, matchLoosely) }
-	if exact {
-		match = matchStreetExactly
+	// Each pass reads a street's names only when what the index keeps of them (exact keys,
+	// a bigram signature) leaves a match possible.
+	match, may := matchStreetExactly, func(st uint32) bool { return ix.mayMatchExactly(t, st) }
+	if !exact {
+		q := newLooseQuery(t)
+		match, may = matchStreetLoosely, func(st uint32) bool { return ix.mayMatchLoosely(q, st) }
 	}
 	var out []streetCand
 	var buf [4]nameVariant
-	var q looseQuery
-	if !exact {
-		q = newLooseQuery(t)
-	}
 	for _, streets := range lists {
 		for _, st := range streets {
-			if exact && !ix.mayMatchExactly(t, st) || !exact && !ix.mayMatchLoosely(q, st) {
+			if !may(st) {
 				continue
 			}
 			if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
