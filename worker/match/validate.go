@@ -99,7 +99,7 @@ type validation struct {
 	pcPlaces []adreswijzer.Names
 
 	streets  streetMemo
-	cityMemo []cityMemo
+	cityMemo []cityMatched
 }
 
 // parse takes in the request with address1 read as line.
@@ -565,14 +565,14 @@ func (v *validation) cityMatch(a *adreswijzer.Address) nameMatch {
 		}
 	}
 	m := matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
-	v.cityMemo = append(v.cityMemo, cityMemo{k, m})
+	v.cityMemo = append(v.cityMemo, cityMatched{k, m})
 	return m
 }
 
-// cityMemo is how the typed city matched a locality and municipality. A request meets a
+// cityMatched is how the typed city matched a locality and municipality. A request meets a
 // few of them (the places of a postcode, of a few streets), so a list serves better than a
 // map keyed by six strings.
-type cityMemo struct {
+type cityMatched struct {
 	names [2]adreswijzer.Names
 	m     nameMatch
 }
