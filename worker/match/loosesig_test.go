@@ -67,7 +67,7 @@ func TestLooseSigsNeverHideAMatch(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d loose matches kept; the signatures ruled out %d of %d streets", matched, skipped, asked)
+	t.Logf("%d loose matches kept; the signatures ruled out %d of %d comparisons of a typed name with a street", matched, skipped, asked)
 	if matched == 0 || skipped < asked/2 {
 		t.Fatalf("%d matches, %d of %d ruled out: the test or the signatures are not doing their work", matched, skipped, asked)
 	}
