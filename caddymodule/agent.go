@@ -170,6 +170,9 @@ func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []string {
 	return a.x.Unserved(d, answer)
 }
 
+// CountsCalls implements gateway.CallCounter.
+func (a *AgentExtension) CountsCalls(route gateway.Route) bool { return a.x.CountsCalls(route) }
+
 // Check implements gateway.Extension.
 func (a *AgentExtension) Check(ctx context.Context, r *http.Request, d *gateway.Decision) *apierr.Error {
 	return a.x.Check(ctx, r, d)
@@ -279,4 +282,5 @@ var (
 	_ gateway.Binder        = (*AgentExtension)(nil)
 	_ gateway.Screener      = (*AgentExtension)(nil)
 	_ gateway.Settler       = (*AgentExtension)(nil)
+	_ gateway.CallCounter   = (*AgentExtension)(nil)
 )

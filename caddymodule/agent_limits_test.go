@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
@@ -91,7 +92,7 @@ func TestAgentLimits(t *testing.T) {
 			}
 		}
 		res := callTool(t, cs, rpcinspect.ToolVerify, map[string]any{"address": harenNL}, nil)
-		if !res.IsError || !strings.Contains(toolText(res), "Stop retrying") || !strings.Contains(toolText(res), "more than 5 times") {
+		if !res.IsError || !strings.Contains(toolText(res), "Stop retrying") || !strings.Contains(toolText(res), "more than 5 times within a minute") {
 			t.Errorf("sixth identical call: %q", toolText(res))
 		}
 		// Key order and spacing do not make a different call.
@@ -143,6 +144,44 @@ func TestAgentLimits(t *testing.T) {
 			t.Errorf("Retry-After %q, want the %v until midnight UTC", a.header.Get("Retry-After"), untilMidnight)
 		}
 		g.stableUsage("acct-daily-agent", 25)
+	})
+
+	// A test key's daily cap counts its tool calls, not the agent's HTTP requests: the
+	// session's initialize and tools/list and the free tool take none of it, a batch takes
+	// one per item, a refused batch takes nothing, and REST calls share the same day.
+	t.Run("test key", func(t *testing.T) {
+		g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: "test_daily_cap 4\n\t\t\tlimit test 100/s burst 100\n\t\t\t" + agentExtension(generous),
+			keys: []keys.Options{{Name: "test", Kind: keys.Test, Account: "acct-test-cap"}}})
+		for _, version := range []string{"2025-06-18", "2026-07-28"} {
+			cs := g.connectAgent(t, g.secrets["test"], version)
+			for range 2 { // the free tool is refused as a repeat after 5 identical calls a minute
+				if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
+					t.Fatalf("free tool refused: %s", toolText(res))
+				}
+			}
+		}
+		cs := g.connectAgent(t, g.secrets["test"], "2026-07-28")
+		if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(2, weespValid, malmedy), nil); res.IsError {
+			t.Fatalf("batch of 2: %s", toolText(res))
+		}
+		res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(3, harenNL), nil)
+		if !res.IsError || !strings.Contains(toolText(res), "this test key has used its 4 tool calls for today") {
+			t.Errorf("batch over the cap: %q", toolText(res))
+		}
+		mustVerify(t, cs, map[string]any{"address": harenNL})
+		expect(t, "REST call within the day", g.do(req{path: "/v1/nl/lookup?postcode=1381CS&number=1", key: "test"}), 200, "")
+		body, h := rawToolCall(3, rpcinspect.ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 2})
+		a := g.do(req{path: "/mcp", key: "test", body: body, headers: h})
+		var r refusal
+		if err := json.Unmarshal(a.body, &r); err != nil || a.status != 200 || r.ID != 3 || !r.Result.IsError ||
+			!strings.Contains(r.Result.Content[0].Text, "use a live key") || a.header.Get("Retry-After") == "" {
+			t.Errorf("fifth call: %d %s", a.status, a.body)
+		}
+		expect(t, "REST call past the cap", g.do(req{path: "/v1/nl/lookup?postcode=1381CS&number=1", key: "test"}), 429, adreswijzer.ErrDailyCapReached)
+		if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
+			t.Errorf("free tool refused past the cap: %s", toolText(res))
+		}
+		g.stableUsage("acct-test-cap", 0)
 	})
 }
 

@@ -84,7 +84,8 @@ type Handler struct {
 	DefaultPlan string `json:"default_plan,omitempty"`
 	// Sent with QUOTA_EXCEEDED.
 	UpgradeURL string `json:"upgrade_url,omitempty"`
-	// Calls a day per test key. Default 100.
+	// Calls a day per test key. Default 100. On /mcp with the agent extension these are the
+	// key's counted tool calls (a batch one per address), not its HTTP requests.
 	TestDailyCap int `json:"test_daily_cap,omitempty"`
 	// Idle time after which a session's next call counts again. Default 30m.
 	SessionIdle caddy.Duration `json:"session_idle,omitempty"`

@@ -64,6 +64,14 @@ type Screener interface {
 	Screen(r *http.Request, d *Decision) *apierr.Error
 }
 
+// CallCounter is implemented by an Extension that counts the calls inside a request to a
+// route itself: the agent extension counts a test key's tool calls against its daily cap
+// (through Gateway.CountDaily), so that initialize, tools/list and the free tool do not use
+// it up. Without one, every request counts as one call.
+type CallCounter interface {
+	CountsCalls(route Route) bool
+}
+
 // Settler is implemented by an Extension whose charges depend on the answer. Unserved reads
 // the body of a successful answer and returns the tags (see Gateway.Charge) of what it did
 // not serve; their charges are given back.

@@ -274,10 +274,11 @@ var usageCall = map[string]usage.Call{
 }
 
 // Check counts the tool calls of a request to /mcp: as verifications against the plan's
-// quota (not for test keys), then against the agent limits. The charge comes first because
-// the meter can give back and the limits cannot: a call the quota refuses must not spend
-// the agent's budget. Requests without tool calls (initialize, tools/list, notifications)
-// and bodies that are not JSON-RPC pass uncounted; the server answers them.
+// quota (not for test keys), then against the agent limits, then against a test key's daily
+// cap. The charge comes first because the meter can give back and the limits cannot: a call
+// the quota refuses must not spend the agent's budget. Requests without tool calls
+// (initialize, tools/list, notifications) and bodies that are not JSON-RPC pass uncounted;
+// the server answers them.
 func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decision) *apierr.Error {
 	if d.Route != gateway.RouteAgent || r.Method != http.MethodPost || d.Principal == nil {
 		return nil
@@ -287,12 +288,14 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		return nil
 	}
 	calls := make([]limits.Call, len(req.Calls))
+	counted := 0 // units of the calls the server counts: a test key's daily cap takes them
 	for i, c := range req.Calls {
 		calls[i] = limits.Call{Fingerprint: c.Fingerprint, Cost: c.Cost}
-		call, counted := usageCall[c.Tool]
-		if !counted || c.Cost == 0 || len(c.ID) == 0 {
+		call, ok := usageCall[c.Tool]
+		if !ok || c.Cost == 0 || len(c.ID) == 0 {
 			continue // free, unknown to the server, or a notification, which is not answered
 		}
+		counted += c.Cost
 		if e := x.gw.Charge(ctx, d, usage.Charge{Call: call, Units: c.Cost}, idTag(c.ID)); e != nil {
 			return e
 		}
@@ -304,7 +307,14 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		}
 		// Only a store without fallback fails; an agent is not stopped for that.
 		x.ops.Error("agent limits not applied", "error", err)
-		return nil
+		dec = limits.Decision{Allowed: true}
+	}
+	// The test key's cap comes last, as it gives nothing back: calls the agent limits refuse
+	// do not use up a test key's day.
+	if dec.Allowed && counted > 0 {
+		if ok, wait := x.gw.CountDaily(ctx, d, counted); !ok {
+			dec = limits.Decision{Reason: limits.ReasonDaily, RetryAfter: wait, Message: testCapMessage(x.gw.TestDailyCap())}
+		}
 	}
 	if dec.Allowed {
 		return nil
@@ -316,7 +326,7 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		// also holds other messages, which a tool result cannot answer: the spec's 429.
 		if dec.Reason == limits.ReasonDaily {
 			e := apierr.DailyCapReached(dec.RetryAfter)
-			e.Message = "This account has used its agent tool calls for today."
+			e.Message = dec.Message
 			return e
 		}
 		return apierr.RateLimited(max(dec.RetryAfter, time.Second))
@@ -383,6 +393,17 @@ func answered(req rpcinspect.Request) int {
 	return n
 }
 
+// CountsCalls says that the tool calls of /mcp, not its HTTP requests, count against a test
+// key's daily cap: an agent's initialize, tools/list and free list_supported_countries do
+// not use it up, and a batch counts its items.
+func (x *Extension) CountsCalls(route gateway.Route) bool { return route == gateway.RouteAgent }
+
+// testCapMessage tells the model why a test key's tool call was refused, and what to do.
+func testCapMessage(limit int) string {
+	return fmt.Sprintf("Refused: this test key has used its %d tool calls for today (UTC). "+
+		"Do not retry before 00:00 UTC; use a live key, or accept addresses as given and verify them later.", limit)
+}
+
 // refusalCode names a refusal in the gateway's terms, for logs and tests; the agent reads the
 // tool result.
 var refusalCode = map[limits.Reason]adreswijzer.ErrorCode{
@@ -392,8 +413,9 @@ var refusalCode = map[limits.Reason]adreswijzer.ErrorCode{
 }
 
 var (
-	_ gateway.Extension = (*Extension)(nil)
-	_ gateway.Binder    = (*Extension)(nil)
-	_ gateway.Screener  = (*Extension)(nil)
-	_ gateway.Settler   = (*Extension)(nil)
+	_ gateway.Extension   = (*Extension)(nil)
+	_ gateway.Binder      = (*Extension)(nil)
+	_ gateway.Screener    = (*Extension)(nil)
+	_ gateway.Settler     = (*Extension)(nil)
+	_ gateway.CallCounter = (*Extension)(nil)
 )

@@ -132,8 +132,8 @@ func (l *local) sweep(now time.Time, idle time.Duration) {
 	}
 }
 
-// countDaily counts one call of a capped key today and reports whether it is within cap.
-func (l *local) countDaily(key string, limit int, now time.Time) bool {
+// countDaily counts calls of a capped key today if they fit within its limit.
+func (l *local) countDaily(key string, limit, calls int, now time.Time) bool {
 	d := day(now)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -141,8 +141,11 @@ func (l *local) countDaily(key string, limit int, now time.Time) bool {
 		clear(l.daily)
 		l.dailyDay = d
 	}
-	l.daily[key]++
-	return l.daily[key] <= limit
+	if l.daily[key]+calls > limit {
+		return false
+	}
+	l.daily[key] += calls
+	return true
 }
 
 // used returns the totals in memory, if they include the durable ones.

@@ -420,13 +420,14 @@ func (m *Meter) Refund(ctx context.Context, r Receipt) {
 	m.local.refund(r, now, m.sessionIdle(), m.noteRefund)
 }
 
-// CountDaily counts one call of a capped (test) key and reports whether it is within the
-// daily limit, and if not, how long until the next day.
-func (m *Meter) CountDaily(ctx context.Context, keyID string, limit int) (bool, time.Duration) {
+// CountDaily counts calls of a capped (test) key and reports whether they fit in the day's
+// limit, and if not, how long until the next day. Calls that do not fit are not counted, so
+// that a refused batch of tool calls does not use up what is left of the day.
+func (m *Meter) CountDaily(ctx context.Context, keyID string, limit, calls int) (bool, time.Duration) {
 	now := m.now()
 	if m.useShared(ctx, now) {
 		cctx, cancel := context.WithTimeout(ctx, m.redisTimeout())
-		ok, err := m.shared.countDaily(cctx, keyID, limit, now)
+		ok, err := m.shared.countDaily(cctx, keyID, limit, calls, now)
 		cancel()
 		if err == nil {
 			return ok, untilTomorrow(now)
@@ -435,7 +436,7 @@ func (m *Meter) CountDaily(ctx context.Context, keyID string, limit int) (bool, 
 			m.local.forget()
 		}
 	}
-	return m.local.countDaily(keyID, limit, now), untilTomorrow(now)
+	return m.local.countDaily(keyID, limit, calls, now), untilTomorrow(now)
 }
 
 // Used returns an account's totals for the month of t, as the quota sees them.

@@ -90,10 +90,16 @@ redis.call('HINCRBY', KEYS[1], 's', ARGV[2])
 return 1
 `)
 
+// dailyScript counts ARGV[2] calls on the day's counter when they fit within ARGV[3], and
+// answers 1 if they did. ARGV[1] is the counter's lifetime.
 var dailyScript = redis.NewScript(`
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+if n > tonumber(ARGV[3]) then
+  redis.call('DECRBY', KEYS[1], ARGV[2])
+  return 0
+end
+return 1
 `)
 
 var errNeedSeed = errors.New("month not in redis")
@@ -172,12 +178,12 @@ func (s *shared) add(ctx context.Context, deltas map[acctMonth]Totals) error {
 	return nil
 }
 
-func (s *shared) countDaily(ctx context.Context, key string, limit int, now time.Time) (bool, error) {
-	n, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds()).Int64()
+func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, now time.Time) (bool, error) {
+	ok, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64()
 	if err != nil {
 		return false, fmt.Errorf("daily cap in redis: %w", err)
 	}
-	return n <= int64(limit), nil
+	return ok == 1, nil
 }
 
 // runID names the Redis process; it changes when Redis restarts (and loses its data,

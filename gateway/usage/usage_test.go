@@ -246,10 +246,10 @@ func TestRedisOutage(t *testing.T) {
 	if d := time.Since(start); d > 150*time.Millisecond || !m.Degraded() {
 		t.Errorf("charges without Redis took %v (degraded %v)", d, m.Degraded())
 	}
-	if ok, _ := m.CountDaily(ctx, "key_t", 1); !ok {
+	if ok, _ := m.CountDaily(ctx, "key_t", 1, 1); !ok {
 		t.Error("daily count without Redis")
 	}
-	if ok, _ := m.CountDaily(ctx, "key_t", 1); ok {
+	if ok, _ := m.CountDaily(ctx, "key_t", 1, 1); ok {
 		t.Error("daily cap not kept locally")
 	}
 	time.Sleep(100 * time.Millisecond)
@@ -277,15 +277,17 @@ func TestDailyCap(t *testing.T) {
 				rdb, prefix = gatewaytest.Redis(t)
 			}
 			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			// Calls that do not fit are refused and not counted: the batch of two after the
+			// first two leaves room for one more single call.
 			var got []bool
-			for range 4 {
-				ok, wait := m.CountDaily(context.Background(), "key_x", 3)
+			for _, calls := range []int{1, 1, 2, 1, 1, 1} {
+				ok, wait := m.CountDaily(context.Background(), "key_x", 3, calls)
 				got = append(got, ok)
 				if wait <= 0 || wait > 24*time.Hour {
 					t.Errorf("wait %v", wait)
 				}
 			}
-			if fmt.Sprint(got) != "[true true true false]" {
+			if fmt.Sprint(got) != "[true true false true false false]" {
 				t.Errorf("%v", got)
 			}
 		})

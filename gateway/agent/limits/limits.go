@@ -199,7 +199,7 @@ func repeatMessage(p Policy) string {
 	return fmt.Sprintf("Refused: this exact request (same tool, same arguments) was sent more than %d times within %s. "+
 		"Stop retrying it: the answer will not change. Use the result you already have; if the address register "+
 		"was unavailable, accept the address as given and verify it later; otherwise change the input or ask the user.",
-		p.RepeatMax, period(p.RepeatWindow))
+		p.RepeatMax, span(p.RepeatWindow))
 }
 
 func rateMessage(p Policy, wait time.Duration) string {
@@ -222,6 +222,17 @@ func period(d time.Duration) string {
 		return "hour"
 	case time.Second:
 		return "second"
+	}
+	return d.String()
+}
+
+// span writes "a minute" for a minute and "90s"-style durations otherwise, after "within".
+func span(d time.Duration) string {
+	switch d {
+	case time.Minute, time.Second:
+		return "a " + period(d)
+	case time.Hour:
+		return "an hour"
 	}
 	return d.String()
 }

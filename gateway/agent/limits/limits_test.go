@@ -210,7 +210,7 @@ func TestRepeat(t *testing.T) {
 	if d.Allowed || d.Reason != ReasonRepeat || d.RetryAfter != 0 {
 		t.Fatalf("6th identical call: %+v", d)
 	}
-	for _, want := range []string{"more than 5 times within minute", "Stop retrying", "accept the address as given"} {
+	for _, want := range []string{"more than 5 times within a minute", "Stop retrying", "accept the address as given"} {
 		if !strings.Contains(d.Message, want) {
 			t.Errorf("repeat message lacks %q: %q", want, d.Message)
 		}
