@@ -1,7 +1,9 @@
 package match
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -44,6 +46,66 @@ func TestNaturalOrder(t *testing.T) {
 	want := []string{"", "2", "0003", "10", "a", "A2", "A10", "B", "b001", "II"}
 	if !slices.Equal(got, want) {
 		t.Errorf("natural order %q, want %q", got, want)
+	}
+}
+
+// sortAddresses sorts positions and moves each address once, and firstAddresses keeps the
+// first ten as they pass; both must give the order that a stable sort of the values
+// themselves gives. The rows are the samples'
+// numbers with most units (Weesp's apartment blocks, Brussels' boxes), shuffled, and the
+// register's own order, which has runs that are already sorted.
+func TestSortAddressesAsStableSort(t *testing.T) {
+	s := loadSamples(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, rows := range [][]adreswijzer.Address{s.nl, s.be} {
+		byNumber := map[string][]adreswijzer.Address{}
+		for _, a := range rows {
+			k := a.Postcode + "/" + a.Street.PickPrimary(false) + "/" + strconv.Itoa(a.HouseNumber)
+			byNumber[k] = append(byNumber[k], a)
+		}
+		var lists [][]adreswijzer.Address
+		for _, as := range byNumber {
+			if len(as) > 1 {
+				lists = append(lists, as)
+			}
+		}
+		slices.SortFunc(lists, func(a, b []adreswijzer.Address) int { return len(b) - len(a) })
+		// Ties: copies of one address told apart by a field the order does not read.
+		var ties []adreswijzer.Address
+		for k := range 25 {
+			a := lists[0][k%3]
+			a.StreetShort = strconv.Itoa(k)
+			ties = append(ties, a)
+		}
+		lists = append(lists[:min(len(lists), 20)], rows[:min(len(rows), 500)], ties)
+		if len(lists[0]) < 30 {
+			t.Fatalf("largest number has %d units: the samples should hold apartment blocks", len(lists[0]))
+		}
+		for i, as := range lists {
+			for try := range 3 {
+				in := slices.Clone(as)
+				if try > 0 {
+					rng.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
+				}
+				want := slices.Clone(in)
+				slices.SortStableFunc(want, func(a, b adreswijzer.Address) int { return compareAddresses(&a, &b) })
+				first := firstAddresses(slices.Clone(in), adreswijzer.MaxSuggestions)
+				if n := min(len(in), adreswijzer.MaxSuggestions); len(first) != n {
+					t.Fatalf("list %d: firstAddresses kept %d, want %d", i, len(first), n)
+				}
+				for k := range first {
+					if first[k].ID != want[k].ID || first[k].StreetShort != want[k].StreetShort {
+						t.Fatalf("list %d (%d addresses), try %d: firstAddresses' %d holds %s, want %s", i, len(in), try, k, first[k].ID, want[k].ID)
+					}
+				}
+				sortAddresses(in)
+				for k := range in {
+					if in[k].ID != want[k].ID || in[k].StreetShort != want[k].StreetShort {
+						t.Fatalf("list %d (%d addresses), try %d: position %d holds %s, want %s", i, len(in), try, k, in[k].ID, want[k].ID)
+					}
+				}
+			}
+		}
 	}
 }
 
