@@ -237,7 +237,7 @@ func (ix *index) fuzzyPrefix(sc *scratch, q string, budget, from, to int, visit 
 	valid := 0 // rows are valid up to this depth for the previous key
 	shared := 0
 	for i := from; i < to; {
-		k := ix.keyText(ix.keys[i])
+		k := ix.sortedKey(i)
 		d := min(shared, valid)
 		next := i + 1
 		done := false
