@@ -254,6 +254,41 @@ func TestFuzzyPrefixAgreesWithScan(t *testing.T) {
 	}
 }
 
+// subtreeEnd gallops over large subtrees; it must find what reading every lcp value finds, for
+// every key of the national street list and every depth up to the key's length.
+func TestSubtreeEndAgreesWithScan(t *testing.T) {
+	ix := nationalIndex(t)
+	byScan := func(i, depth, to int) (int, int) {
+		common := 255
+		for j := i + 1; j < to; j++ {
+			common = min(common, int(ix.lcp[j]))
+			if int(ix.lcp[j]) < depth {
+				return j, common
+			}
+		}
+		return to, 0
+	}
+	long := 0
+	for i := range ix.keys {
+		for depth := 1; depth <= min(len(ix.sortedKey(i)), 255); depth++ {
+			for _, to := range []int{len(ix.keys), min(len(ix.keys), i+40)} {
+				end, common := ix.subtreeEnd(i, depth, to)
+				wantEnd, wantCommon := byScan(i, depth, to)
+				if end != wantEnd || common != wantCommon {
+					t.Fatalf("subtreeEnd(%d %q, %d, %d) = %d, %d; want %d, %d", i, ix.sortedKey(i), depth, to, end, common, wantEnd, wantCommon)
+				}
+				if end-i > 16 {
+					long++
+				}
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no subtree longer than the scanned part: the gallop was not tested")
+	}
+	t.Logf("%d keys; %d subtrees crossed by galloping", len(ix.keys), long)
+}
+
 // TestPostcodeStreets checks the index's street list of every postcode of the real samples
 // (Weesp; Brussels, Halle, Malmedy) against placeStreets over the catalog's places, which
 // the lists replace on every request, and of the national address list.

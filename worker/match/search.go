@@ -3,6 +3,8 @@ package match
 import (
 	"cmp"
 	"slices"
+	"sort"
+	"strings"
 )
 
 // Street search while a person types. Ranking follows what people expect of a type-ahead
@@ -302,18 +304,36 @@ func (ix *index) fuzzyPrefix(sc *scratch, q string, budget, from, to int, visit 
 }
 
 // subtreeEnd returns the first key after i that does not share the first depth bytes of key
-// i, and how many bytes that key shares with key i.
+// i, and how many bytes that key shares with key i (0 at to). Most subtrees the walk skips are
+// a few keys, whose lcp values it reads; a large one (every name under "ka" once the typed
+// text has gone too far from it) is crossed by galloping over the sorted key texts.
 func (ix *index) subtreeEnd(i, depth, to int) (end, common int) {
+	const scan = 16
 	common = 255
 	j := i + 1
-	for ; j < to; j++ {
+	for ; j < to && j <= i+scan; j++ {
 		l := int(ix.lcp[j])
 		common = min(common, l)
 		if l < depth {
 			return j, common
 		}
 	}
-	return j, 0
+	if j >= to {
+		return to, 0
+	}
+	prefix := ix.sortedKey(i)[:depth]
+	inside := func(k int) bool { return strings.HasPrefix(ix.sortedKey(k), prefix) }
+	lo, step := j-1, scan // lo is inside the subtree
+	for lo+step < to && inside(lo+step) {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, to) // the end is in (lo, hi]
+	end = lo + 1 + sort.Search(hi-lo-1, func(x int) bool { return !inside(lo + 1 + x) })
+	if end >= to {
+		return to, 0
+	}
+	return end, min(commonPrefix(ix.sortedKey(i), ix.sortedKey(end)), 255)
 }
 
 func commonPrefix(a, b string) int {
