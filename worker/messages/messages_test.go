@@ -394,3 +394,20 @@ func startsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
 }
+
+// fill must do what a strings.Replacer of the same pairs does, for the templates' kind of
+// placeholder ({name}), on any text and any values, the values holding placeholders too.
+func FuzzFill(f *testing.F) {
+	f.Add("Parameter {param} is at most {max} characters.", "postcode", "200")
+	f.Add("{max}{param}{{param}}{", "{max}", "{param}")
+	f.Add("no placeholder {para", "x", "")
+	f.Fuzz(func(t *testing.T, template, param, max string) {
+		pairs := []string{"{param}", param, "{max}", max}
+		if got, want := fill(template, pairs...), strings.NewReplacer(pairs...).Replace(template); got != want {
+			t.Errorf("fill(%q, %q) = %q, want %q", template, pairs, got, want)
+		}
+		if got, want := fill(template, "{max}", max), strings.NewReplacer("{max}", max).Replace(template); got != want {
+			t.Errorf("fill(%q, {max}, %q) = %q, want %q", template, max, got, want)
+		}
+	})
+}
