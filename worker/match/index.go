@@ -45,9 +45,13 @@ type index struct {
 	canonOff  []uint32
 
 	streets []streetInfo
-	// The name variants of street s are vars[varOff[s]:varOff[s+1]].
-	vars   []storedVariant
-	varOff []uint32
+	// The name variants of street s are vars[varOff[s]:varOff[s+1]], their exact keys
+	// varKeys[varOff[s]:varOff[s+1]]. The keys have an array of their own because the exact
+	// pass over a Belgian postcode's hundreds of streets reads nothing else: packed, they
+	// share cache lines instead of each costing one.
+	vars    []storedVariant
+	varKeys []exactKeys
+	varOff  []uint32
 	// looseSig[4s:4s+4] and looseMin[s] are street s's signature for the loose pass (see
 	// loosesig.go).
 	looseSig []uint64
@@ -110,7 +114,6 @@ type storedVariant struct {
 	canon uint32
 	alpha uint32
 	kind  nameKind
-	keys  exactKeys
 }
 
 // nameVariant is one name of a street in the forms matching compares.
@@ -168,6 +171,7 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 		streets:    make([]streetInfo, len(cat.Streets)),
 		varOff:     make([]uint32, 0, len(cat.Streets)+1),
 		vars:       make([]storedVariant, 0, len(cat.Streets)*9/8),
+		varKeys:    make([]exactKeys, 0, len(cat.Streets)*9/8),
 		locStreets: make([][]uint32, len(cat.Localities)),
 		locByKey:   make(map[string][]uint32),
 	}
@@ -204,7 +208,8 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 				continue
 			}
 			id, c := texts.id(f), canon(n.name)
-			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(c), kind: n.kind, keys: keysOf(n.name, f, c)})
+			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(c), kind: n.kind})
+			ix.varKeys = append(ix.varKeys, keysOf(n.name, f, c))
 			pairs = append(pairs, pair{id, variant{street: uint32(si), kind: n.kind}})
 		}
 	}
@@ -286,7 +291,8 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 // which is all a street has).
 func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 	out := buf[:0]
-	for _, v := range ix.vars[ix.varOff[st]:ix.varOff[st+1]] {
+	for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
+		v := &ix.vars[i]
 		out = append(out, nameVariant{
 			alpha:   v.alpha,
 			kind:    v.kind,
@@ -294,7 +300,7 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 			folded:  ix.text(v.text),
 			canon:   ix.canonBlob[ix.canonOff[v.canon]:ix.canonOff[v.canon+1]],
 			bigrams: ix.grams[ix.gramOff[v.text]:ix.gramOff[v.text+1]:ix.gramOff[v.text+1]],
-			keys:    v.keys,
+			keys:    ix.varKeys[i],
 		})
 	}
 	return out
@@ -304,7 +310,7 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 // from the stored keys alone.
 func (ix *index) mayMatchExactly(t typedName, st uint32) bool {
 	for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
-		if t.keys.mayMatchExactly(ix.vars[i].keys) {
+		if t.keys.mayMatchExactly(ix.varKeys[i]) {
 			return true
 		}
 	}
