@@ -431,7 +431,7 @@ func (g *Gateway) CountDaily(ctx context.Context, d *Decision, calls int) (bool,
 	return g.Meter.CountDaily(ctx, d.Principal.ID, g.cfg.TestDailyCap, calls)
 }
 
-// TestDailyCap is the calls a day of a test key.
+// TestDailyCap is the calls a day of a test key, for the refusals that name it.
 func (g *Gateway) TestDailyCap() int { return g.cfg.TestDailyCap }
 
 // countsCalls reports whether an extension counts the calls of route itself.
