@@ -289,6 +289,51 @@ func TestExtension(t *testing.T) {
 	}
 }
 
+// callCounter is an extension that counts the calls inside requests to /mcp itself.
+type callCounter struct{ agentExtension }
+
+func (callCounter) CountsCalls(route Route) bool { return route == RouteAgent }
+
+// A test key's daily cap counts each request as a call, unless an extension counts the calls
+// of the route itself (the agent interface's tool calls), through CountDaily; REST calls
+// share the same day.
+func TestDailyCapCounter(t *testing.T) {
+	ctx := context.Background()
+	mcp := func(f *fixture) *apierr.Error {
+		_, e := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Test], "", []byte(`{}`)), "")
+		return e
+	}
+	t.Run("per request", func(t *testing.T) {
+		f := newFixture(t, Config{TestDailyCap: 2}, &agentExtension{})
+		if e1, e2, e3 := mcp(f), mcp(f), mcp(f); e1 != nil || e2 != nil || e3 == nil || e3.Code != adreswijzer.ErrDailyCapReached {
+			t.Errorf("three requests under a cap of two: %v, %v, %v", e1, e2, e3)
+		}
+	})
+	t.Run("counted by the extension", func(t *testing.T) {
+		f := newFixture(t, Config{TestDailyCap: 2}, &callCounter{})
+		for range 5 {
+			if e := mcp(f); e != nil {
+				t.Fatalf("a request to /mcp used the cap: %v", e)
+			}
+		}
+		d, _ := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Test], "", []byte(`{}`)), "")
+		if ok, wait := f.g.CountDaily(ctx, d, 3); ok || wait <= 0 {
+			t.Errorf("three calls under a cap of two: %v, %v", ok, wait)
+		}
+		if ok, _ := f.g.CountDaily(ctx, d, 2); !ok {
+			t.Error("a refused batch used the cap")
+		}
+		lookup := f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", f.secrets[keys.Test], "", nil)
+		if _, e := f.g.Decide(ctx, lookup, ""); e == nil || e.Code != adreswijzer.ErrDailyCapReached {
+			t.Errorf("REST call after the day's tool calls: %v", e)
+		}
+		live, _ := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Live], "", []byte(`{}`)), "")
+		if ok, _ := f.g.CountDaily(ctx, live, 1000); !ok {
+			t.Error("a live key has a daily cap")
+		}
+	})
+}
+
 // A publishable key's refusal for a page it is not for is readable by that page (CORS for
 // its origin), so the form can say why; without an Origin there is nothing to allow.
 func TestForeignOriginReadable(t *testing.T) {
