@@ -350,30 +350,13 @@ func carrierTooLong(t *catalogue, d Details) string {
 	return s
 }
 
-// fill replaces placeholders; pairs are placeholder, value. It does what a strings.Replacer
-// of the pairs does, in one pass in which a value is never searched again, but without
-// building one per message: the Replacer's search tables cost more than the message, and a
-// lookup writes a carrier message for every address whose line is too long for the carrier.
-// Every placeholder starts with '{'.
+// fill replaces placeholders; pairs are placeholder, value. Nearly every message has one
+// placeholder, which strings.ReplaceAll fills as a Replacer of the pair would, without
+// building the Replacer's search tables for every message (a lookup writes a carrier message
+// for each address whose line is too long for the carrier).
 func fill(s string, pairs ...string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '{')
-		if i < 0 {
-			break
-		}
-		b.WriteString(s[:i])
-		s = s[i:]
-		value, n := "{", 1 // a '{' that starts no placeholder stays as it is
-		for p := 0; p+1 < len(pairs); p += 2 {
-			if pairs[p] != "" && strings.HasPrefix(s, pairs[p]) {
-				value, n = pairs[p+1], len(pairs[p])
-				break
-			}
-		}
-		b.WriteString(value)
-		s = s[n:]
+	if len(pairs) == 2 {
+		return strings.ReplaceAll(s, pairs[0], pairs[1])
 	}
-	b.WriteString(s)
-	return b.String()
+	return strings.NewReplacer(pairs...).Replace(s)
 }
