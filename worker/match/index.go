@@ -27,8 +27,8 @@ type index struct {
 	post    []variant
 	keys    []key // every word start of every text, sorted by the text from there on
 	// keyBlob[keyOff[i]:keyOff[i+1]] is key i's text, stored again in key order: the fuzzy
-	// walk and the prefix searches read keys in that order, and reading each from its text
-	// in blob cost two cache misses per key, most of a country-wide suggestion's time.
+	// walk and the prefix searches read keys in that order, and reaching each through its
+	// text number in blob read memory at a random place for every key.
 	keyBlob string
 	keyOff  []uint32
 	// lcp[i] is the length of the common prefix of key i and key i-1 (capped at 255): it
