@@ -177,6 +177,23 @@ func TestAgentLimits(t *testing.T) {
 			!strings.Contains(r.Result.Content[0].Text, "use a live key") || a.header.Get("Retry-After") == "" {
 			t.Errorf("fifth call: %d %s", a.status, a.body)
 		}
+		// Members spelled another way do not get a call past the cap: the SDK matches member
+		// names exactly and lets the last of two win, and so does the gateway's reading.
+		for i, tc := range []struct{ name, from, to string }{
+			{"method in capitals", `"method":"tools/call"`, `"method":"tools/call","METHOD":"tools/list"`},
+			{"method twice", `"method":"tools/call"`, `"method":"tools/list","method":"tools/call"`},
+			{"tool name in capitals", `"name":"lookup_address"`, `"name":"lookup_address","NAME":"list_supported_countries"`},
+			{"tool name twice", `"name":"lookup_address"`, `"name":"list_supported_countries","name":"lookup_address"`},
+			{"method with a capital", `"method":"tools/call"`, `"Method":"initialize","method":"tools/call"`},
+		} {
+			b := strings.Replace(string(body), tc.from, tc.to, 1)
+			// Another number each time, so that the repeat rule does not answer first.
+			b = strings.Replace(b, `"houseNumber":2`, fmt.Sprintf(`"houseNumber":%d`, 10+i), 1)
+			a := g.do(req{path: "/mcp", key: "test", body: []byte(b), headers: h})
+			if err := json.Unmarshal(a.body, &r); err != nil || r.ID != 3 || !r.Result.IsError || !strings.Contains(r.Result.Content[0].Text, "use a live key") {
+				t.Errorf("%s: a call past the cap was not refused: %d %s", tc.name, a.status, a.body)
+			}
+		}
 		expect(t, "REST call past the cap", g.do(req{path: "/v1/nl/lookup?postcode=1381CS&number=1", key: "test"}), 429, adreswijzer.ErrDailyCapReached)
 		if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
 			t.Errorf("free tool refused past the cap: %s", toolText(res))

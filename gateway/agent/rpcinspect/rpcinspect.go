@@ -22,6 +22,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	sdkjson "github.com/segmentio/encoding/json"
 )
 
 // Tool names whose cost is not one call. The MCP server registers its tools under these
@@ -128,7 +130,7 @@ func Inspect(body []byte, key []byte) (Request, error) {
 	switch body[0] {
 	case '[':
 		req.Batch = true
-		if err := json.Unmarshal(body, &msgs); err != nil {
+		if err := decode(body, &msgs); err != nil {
 			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
 		if len(msgs) == 0 {
@@ -136,7 +138,7 @@ func Inspect(body []byte, key []byte) (Request, error) {
 		}
 	case '{':
 		var m message
-		if err := json.Unmarshal(body, &m); err != nil {
+		if err := decode(body, &m); err != nil {
 			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
 		msgs = []message{m}
@@ -165,7 +167,7 @@ func Inspect(body []byte, key []byte) (Request, error) {
 func inspectCall(m message, mac hash.Hash) Call {
 	c := Call{ID: m.ID, Cost: 1}
 	var p callParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
+	if err := decode(m.Params, &p); err != nil {
 		c.Fingerprint = fingerprint(mac, "", canonicalOrRaw(m.Params))
 		return c
 	}
@@ -188,17 +190,34 @@ func inspectCall(m message, mac hash.Hash) Call {
 // large, which the tool refuses without verifying anything.
 func batchCost(args json.RawMessage) int {
 	var a map[string]json.RawMessage
-	if err := json.Unmarshal(args, &a); err != nil {
+	if err := decode(args, &a); err != nil {
 		return 1
 	}
 	var items []json.RawMessage
-	if err := json.Unmarshal(a[BatchItemsArgument], &items); err != nil {
+	if err := decode(a[BatchItemsArgument], &items); err != nil {
 		return 1
 	}
 	if n := len(items); n >= 1 && n <= MaxBatchItems {
 		return n
 	}
 	return 1
+}
+
+// decode reads JSON exactly as the MCP SDK's server reads a request: with
+// segmentio/encoding/json, member names matched exactly. The standard library matches names
+// regardless of case, so a body holding both "method" and "METHOD" (or "name" and "NAME")
+// would be counted here as one call and served by the SDK as another: free tool calls past
+// every limit. Duplicate members resolve as the SDK resolves them, the last one winning,
+// because it is the same decoder.
+func decode(b []byte, v any) error {
+	rest, err := sdkjson.Parse(b, v, sdkjson.DontMatchCaseInsensitiveStructFields)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) != 0 {
+		return errors.New("trailing data after JSON value")
+	}
+	return nil
 }
 
 func fingerprint(mac hash.Hash, tool string, canonicalArgs []byte) string {
