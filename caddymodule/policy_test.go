@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -240,6 +241,37 @@ func TestCache(t *testing.T) {
 	if a := g.do(req{path: "/v1/nl/lookup?postcode=1381CS&number=99", key: "live"}); a.status != 200 || a.header.Get("X-Cache") != "MISS" {
 		t.Errorf("after an error: %d %q", a.status, a.header.Get("X-Cache"))
 	}
+}
+
+// The cache answers only what the real worker would answer as sent: a parameter the worker
+// refuses goes to it and gets its 422, uncounted, even after the same lookup in an accepted
+// form filled the cache.
+func TestCacheRefusedForms(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-cache422"}}})
+	time.Sleep(300 * time.Millisecond) // the version is known from the first health poll
+	for _, path := range []string{nlLookup, nlLookup + "&lang=nl", nlLookup + "&carrier=postnl", beLookup} {
+		expect(t, path, g.do(req{path: path, key: "live"}), 200, "")
+		if a := g.do(req{path: path, key: "live"}); a.header.Get("X-Cache") != "HIT" {
+			t.Fatalf("%s: X-Cache %q, want HIT", path, a.header.Get("X-Cache"))
+		}
+	}
+	g.waitUsage("acct-cache422", 8)
+	for _, path := range []string{
+		"/v1/nl/lookup?postcode=1381CS&number=%2016",
+		"/v1/nl/lookup?postcode=1381CS&number=16%20",
+		nlLookup + "&lang=NL",
+		nlLookup + "&lang=%20nl%20",
+		nlLookup + "&carrier=PostNL",
+		"/v1/be/lookup?postcode=1130&number=67",
+		"/v1/be/lookup?postcode=1130&street=Harenheidestraat" + strings.Repeat("%20", adreswijzer.MaxFieldLength) + "&number=67",
+	} {
+		a := g.do(req{path: path, key: "live"})
+		expect(t, path, a, 422, adreswijzer.ErrValidationFailed)
+		if a.header.Get("X-Cache") == "HIT" {
+			t.Errorf("%s: answered from the cache", path)
+		}
+	}
+	g.stableUsage("acct-cache422", 8)
 }
 
 // When no worker answers in time the caller gets 503 in the spec's shape, well inside the

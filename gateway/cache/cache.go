@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
@@ -65,33 +66,88 @@ var lookupParams = map[string]bool{
 }
 
 // ParseQuery reads a lookup's query string. It refuses (ok false) anything it is not sure
-// the answer depends on only through the normalised fields: unknown or repeated parameters.
+// the answer depends on only through the normalised fields: unknown or repeated parameters,
+// and every parameter the worker would refuse as sent (worker/httpapi's rules: number of 1 to
+// 6 ASCII digits, lang and carrier exactly one of their enum values, postcode and street at
+// most 200 characters, a Belgian street not empty). The key folds only what the worker
+// itself accepts in several forms (a postcode's spacing and letter case, a Belgian street's
+// case and spacing); were a form the worker refuses to share the key of one it answered, the
+// cache would answer 200, and count it, where the worker answers 422.
 func ParseQuery(c adreswijzer.Country, q url.Values) (Query, bool) {
 	for k, v := range q {
 		if !lookupParams[k] || len(v) != 1 {
 			return Query{}, false
 		}
 	}
-	pc, err := adreswijzer.NormalizePostcode(c, q.Get("postcode"))
+	postcode := q.Get("postcode")
+	if tooLong(postcode) {
+		return Query{}, false
+	}
+	pc, err := adreswijzer.NormalizePostcode(c, postcode)
 	if err != nil {
 		// Malformed postcodes are rare and answered with an issue; not worth a cache entry.
 		return Query{}, false
 	}
-	out := Query{
-		Country:  c,
-		Postcode: pc,
-		Number:   strings.TrimSpace(q.Get("number")),
-		Lang:     strings.ToLower(strings.TrimSpace(q.Get("lang"))),
-		Carrier:  strings.ToLower(strings.TrimSpace(q.Get("carrier"))),
+	number := q.Get("number")
+	street, hasStreet := q["street"]
+	lang, hasLang := q["lang"]
+	carrier, hasCarrier := q["carrier"]
+	session, hasSession := q["sessionId"]
+	switch {
+	case !houseNumber(number),
+		hasStreet && tooLong(street[0]),
+		c == adreswijzer.BE && (!hasStreet || street[0] == ""),
+		hasLang && !exactLanguage(lang[0]),
+		hasCarrier && !exactCarrier(carrier[0]),
+		hasSession && !adreswijzer.ValidSessionID(session[0]):
+		return Query{}, false
 	}
-	street := q.Get("street")
-	if c == adreswijzer.BE {
-		// Belgian lookups match the street by name; case and spacing do not change the match.
-		out.Street = strings.ToLower(strings.Join(strings.Fields(street), " "))
-	} else {
-		out.Street = strings.TrimSpace(street)
+	out := Query{Country: c, Postcode: pc, Number: number}
+	if hasLang {
+		out.Lang = lang[0]
+	}
+	if hasCarrier {
+		out.Carrier = carrier[0]
+	}
+	if hasStreet {
+		if c == adreswijzer.BE {
+			// Belgian lookups match the street by name; case and spacing do not change the match.
+			out.Street = strings.ToLower(strings.Join(strings.Fields(street[0]), " "))
+		} else {
+			out.Street = strings.TrimSpace(street[0])
+		}
 	}
 	return out, true
+}
+
+// houseNumber is the worker's rule for number: 1 to 6 ASCII digits, nothing around them.
+func houseNumber(s string) bool {
+	if s == "" || len(s) > adreswijzer.MaxNumberDigits {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// exactLanguage and exactCarrier accept only the enum's values as written: the worker
+// refuses "NL" or " nl" where it takes "nl".
+func exactLanguage(s string) bool {
+	l, ok := adreswijzer.ParseLanguage(s)
+	return ok && string(l) == s
+}
+
+func exactCarrier(s string) bool {
+	k, ok := adreswijzer.ParseCarrier(s)
+	return ok && string(k) == s
+}
+
+// tooLong counts characters as the worker (and JSON Schema's maxLength) does: code points.
+func tooLong(s string) bool {
+	return len(s) > adreswijzer.MaxFieldLength && utf8.RuneCountInString(s) > adreswijzer.MaxFieldLength
 }
 
 // Key is the cache key of q answered from dataset version v.

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func TestKeys(t *testing.T) {
 	same := [][2]string{
 		{"postcode=1381CS&number=16", "postcode=1381+cs&number=16"},
 		{"postcode=1381CS&number=16", "number=16&postcode=1381cs&sessionId=abc"},
-		{"postcode=1381CS&number=16&lang=EN", "postcode=1381CS&number=16&lang=en"},
+		{"postcode=1381CS&number=16", "postcode=%201381%20cs%20&number=16"},
 	}
 	for _, p := range same {
 		a, ok1 := key(t, nl, p[0])
@@ -51,6 +52,33 @@ func TestKeys(t *testing.T) {
 	for _, q := range []string{"postcode=1381CS&number=16&debug=1", "postcode=1381CS&postcode=1381CT&number=16", "postcode=xx&number=1"} {
 		if _, ok := key(t, nl, q); ok {
 			t.Errorf("%q cacheable", q)
+		}
+	}
+	// What the worker refuses (422) must never be answered from the cache, however close it
+	// is to a form it accepts.
+	long := strings.Repeat(" ", adreswijzer.MaxFieldLength)
+	for _, c := range []struct {
+		country adreswijzer.Country
+		q       string
+	}{
+		{nl, "postcode=1381CS&number=%2016"}, {nl, "postcode=1381CS&number=16%20"}, {nl, "postcode=1381CS&number=+16"},
+		{nl, "postcode=1381CS&number="}, {nl, "postcode=1381CS"}, {nl, "postcode=1381CS&number=1234567"},
+		{nl, "postcode=1381CS&number=%EF%BC%91%EF%BC%96"}, // full-width digits
+		{nl, "postcode=1381CS&number=16&lang=NL"}, {nl, "postcode=1381CS&number=16&lang=%20nl%20"}, {nl, "postcode=1381CS&number=16&lang="},
+		{nl, "postcode=1381CS&number=16&carrier=PostNL"}, {nl, "postcode=1381CS&number=16&carrier=postnl%20"}, {nl, "postcode=1381CS&number=16&carrier="},
+		{nl, "postcode=1381CS&number=16&sessionId=a%20b"},
+		{nl, "postcode=1381CS" + url.QueryEscape(long) + "&number=16"},
+		{nl, "postcode=1381CS&number=16&street=Hugo" + url.QueryEscape(long)},
+		{be, "postcode=1130&number=67"}, {be, "postcode=1130&street=&number=67"},
+		{be, "postcode=1130&street=Harenheidestraat" + url.QueryEscape(long) + "&number=67"},
+	} {
+		if _, ok := key(t, c.country, c.q); ok {
+			t.Errorf("%s %q cacheable, but the worker refuses it", c.country, c.q)
+		}
+	}
+	for _, q := range []string{"postcode=1381CS&number=16&lang=nl&carrier=postnl&sessionId=s.1", "postcode=1381CS&number=016&street="} {
+		if _, ok := key(t, nl, q); !ok {
+			t.Errorf("%q not cacheable", q)
 		}
 	}
 	q, _ := ParseQuery(nl, url.Values{"postcode": {"1381CS"}, "number": {"16"}})
