@@ -165,7 +165,7 @@ func TestAgentLimits(t *testing.T) {
 			t.Fatalf("batch of 2: %s", toolText(res))
 		}
 		res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(3, harenNL), nil)
-		if !res.IsError || !strings.Contains(toolText(res), "this test key has used its 4 tool calls for today") {
+		if !res.IsError || !strings.Contains(toolText(res), "these 3 tool calls (a batch counts each address) would take this test key past its 4") {
 			t.Errorf("batch over the cap: %q", toolText(res))
 		}
 		mustVerify(t, cs, map[string]any{"address": harenNL})
