@@ -150,3 +150,49 @@ func TestCaddyfileLocal(t *testing.T) {
 		t.Errorf("agent through Caddyfile.local: %s", out.Status)
 	}
 }
+
+// globalBlock returns the block of deploy/Caddyfile's global options that opens with opener
+// (e.g. "servers {"), as written.
+func globalBlock(t *testing.T, src, opener string) string {
+	t.Helper()
+	i := strings.Index(src, "\t"+opener+"\n")
+	if i < 0 {
+		t.Fatalf("no block %q", opener)
+	}
+	depth := 0
+	for j := i; j < len(src); j++ {
+		switch src[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return src[i : j+1]
+			}
+		}
+	}
+	t.Fatalf("block %q not closed", opener)
+	return ""
+}
+
+// deploy/Caddyfile's trust in the load balancer's X-Forwarded-For, as shipped: the client is
+// the address the load balancer appended (the first untrusted one from the right), not one
+// the client wrote at the left, so a publishable key's limit per client address holds
+// against a client that sends its own X-Forwarded-For.
+func TestDeployClientAddress(t *testing.T) {
+	g := startGateway(t, gatewayConfig{
+		upstream: upstream(t),
+		global:   globalBlock(t, string(readDeploy(t, "Caddyfile")), "servers {"),
+		extra:    "limit pk_live 1/m burst 2",
+		keys:     []keys.Options{{Name: "pk", Kind: keys.PKLive, Account: "acct-xff", Origins: []string{shop}}},
+	})
+	call := func(forwarded string) answer {
+		return g.do(req{path: nlLookup + "&sessionId=xff", key: "pk", origin: shop,
+			headers: map[string]string{"X-Forwarded-For": forwarded}})
+	}
+	for i := range 2 {
+		expect(t, "within the burst", call(fmt.Sprintf("198.51.100.%d, 203.0.113.9", i)), 200, "")
+	}
+	expect(t, "a new address written by the client", call("198.51.100.7, 203.0.113.9"), 429, adreswijzer.ErrRateLimited)
+	expect(t, "another client of the load balancer", call("198.51.100.8, 203.0.113.10"), 200, "")
+}

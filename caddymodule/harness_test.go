@@ -39,6 +39,11 @@ type gatewayConfig struct {
 	workers  string // polled workers; default the upstream
 	// keys are created in the key file before the gateway starts.
 	keys []keys.Options
+	// global is more global options (a servers block, say).
+	global string
+	// captureLog writes every log line Caddy and the gateway write, from DEBUG up, as JSON
+	// to a file the test reads with gw.caddyLog.
+	captureLog bool
 }
 
 const testCaddyfile = `{
@@ -47,8 +52,9 @@ const testCaddyfile = `{
 	persist_config off
 	grace_period 1s
 	log default {
-		level WARN
+		{{log}}
 	}
+	{{global}}
 }
 
 # No header_up -Authorization here, unlike deploy/: the handler itself must keep
@@ -134,11 +140,25 @@ func startGateway(t testing.TB, c gatewayConfig) *gw {
 		workers = c.upstream
 	}
 	extra := strings.ReplaceAll(c.extra, "{{port}}", fmt.Sprint(port))
+	logCfg := "level WARN"
+	if c.captureLog {
+		logCfg = "output file " + filepath.Join(g.dir, "caddy.log") + "\n\t\tformat json\n\t\tlevel DEBUG"
+	}
 	cf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{dir}}", g.dir, "{{upstream}}", up.Host,
-		"{{workers}}", workers, "{{extra}}", extra).Replace(testCaddyfile)
+		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global).Replace(testCaddyfile)
 	loadCaddyfile(t, cf)
 	waitListening(t, port)
 	return g
+}
+
+// caddyLog is what was logged so far, with captureLog.
+func (g *gw) caddyLog() string {
+	g.t.Helper()
+	b, err := os.ReadFile(filepath.Join(g.dir, "caddy.log"))
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	return string(b)
 }
 
 func newValidator(t testing.TB) *openapitest.Validator { return openapitest.New(t) }

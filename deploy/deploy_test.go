@@ -598,7 +598,7 @@ func TestKubernetesCaddyfile(t *testing.T) {
 	dropWorkers := func(lines []string) []string {
 		return slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, "workers ") })
 	}
-	for _, opener := range []string{"(worker_pool) {", "format filter {", "header {", "handle_path /widget/* {", "adreswijzer {"} {
+	for _, opener := range []string{"servers {", "(worker_pool) {", "format filter {", "header {", "handle_path /widget/* {", "adreswijzer {"} {
 		a, b := caddyBlock(prod, opener), caddyBlock(k8s, opener)
 		if opener == "adreswijzer {" {
 			a, b = dropWorkers(a), dropWorkers(b)
@@ -611,6 +611,33 @@ func TestKubernetesCaddyfile(t *testing.T) {
 			t.Errorf("block %q differs between deploy/Caddyfile and deploy/k8s/gateway.Caddyfile; copy it over:\n--- deploy/Caddyfile\n%s\n--- deploy/k8s/gateway.Caddyfile\n%s",
 				opener, strings.Join(a, "\n"), strings.Join(b, "\n"))
 		}
+	}
+}
+
+// Every server that trusts proxies' X-Forwarded-For reads it strictly, from the right: the
+// leftmost address is whatever the client wrote, and a publishable key's limit per client
+// address would not hold against it. caddymodule's TestDeployClientAddress runs the shipped
+// servers block against such a client.
+func TestTrustedProxiesStrict(t *testing.T) {
+	for _, name := range []string{"Caddyfile", "k8s/gateway.Caddyfile"} {
+		t.Run(name, func(t *testing.T) {
+			cfg := adaptCaddyfile(t, []byte(readFile(t, name)))
+			servers := object(dig(cfg, "apps", "http", "servers"))
+			trusting := 0
+			for id, srv := range servers {
+				s := object(srv)
+				if s["trusted_proxies"] == nil {
+					continue
+				}
+				trusting++
+				if n, _ := s["trusted_proxies_strict"].(float64); n != 1 {
+					t.Errorf("server %s trusts proxies without trusted_proxies_strict", id)
+				}
+			}
+			if trusting == 0 {
+				t.Error("no server trusts the load balancer; the per-client limits would see only its address")
+			}
+		})
 	}
 }
 
