@@ -70,7 +70,7 @@ func ParseAddressLine(c Country, s string) AddressLine {
 	var complete []cand
 	partial := cand{k: -1}
 	for k := start; k < len(toks) && len(complete) < 2; k++ {
-		if !isNumberCandidate(toks, k) {
+		if !isNumberCandidate(c, toks, k) {
 			continue
 		}
 		mode := modeLine
@@ -116,7 +116,7 @@ func ParseAddressLine(c Country, s string) AddressLine {
 // leadingNumber reads a line that starts with its house number: "12 Kerkstraat",
 // "12, rue de la Loi", "12 bte 3, rue de la Loi", "12bis rue X".
 func leadingNumber(c Country, f string, toks []token, k int) (AddressLine, bool) {
-	if k >= len(toks) || !isNumberCandidate(toks, k) {
+	if k >= len(toks) || !isNumberCandidate(c, toks, k) {
 		return AddressLine{}, false
 	}
 	for j := k + 1; j < len(toks); j++ {
@@ -146,7 +146,7 @@ func leadingNumber(c Country, f string, toks []token, k int) (AddressLine, bool)
 
 // isNumberCandidate reports whether the number at toks[k] can start the house number of a
 // line rather than belong to the street or to a number before it.
-func isNumberCandidate(toks []token, k int) bool {
+func isNumberCandidate(c Country, toks []token, k int) bool {
 	t := toks[k]
 	if t.kind != tokNum || numberValue(t.key) == 0 {
 		return false
@@ -185,7 +185,47 @@ func isNumberCandidate(toks []token, k int) bool {
 			return false
 		}
 	}
+	// An ordinal inside or at the end of a street name: "Place Albert 1er 24" (BeST writes
+	// "Place Albert Ier"), "Avenue Léopold 1er, 12". Ordinal endings other than a lone E
+	// are no house-number suffix in either register (BeST has no house number "1ER" or
+	// "2EME", BAG letters are single), so the number is the street's when a number follows
+	// to be the house number, and in Belgium, where a French ordinal ending can be nothing
+	// else, even when none does.
+	if k+1 < len(toks) && toks[k+1].kind == tokWord && toks[k+1].start == t.end && isStreetOrdinal(toks[k+1].key) {
+		if laterNumber(toks, k+2) || c == BE && isFrenchOrdinal(toks[k+1].key) {
+			return false
+		}
+	}
 	return true
+}
+
+// isStreetOrdinal: the endings that make a number an ordinal and nothing else ("1er",
+// "1re", "2ème", "1ste", "2de"); a lone E is left out, as "9E" is a house number.
+func isStreetOrdinal(k string) bool {
+	switch k {
+	case "ER", "ERE", "RE", "EME", "IEME", "STE", "DE":
+		return true
+	}
+	return false
+}
+
+// isFrenchOrdinal: the French ordinal endings, which no Belgian house number takes.
+func isFrenchOrdinal(k string) bool {
+	switch k {
+	case "ER", "ERE", "RE", "EME", "IEME":
+		return true
+	}
+	return false
+}
+
+// laterNumber reports whether a number token stands at toks[i] or after it.
+func laterNumber(toks []token, i int) bool {
+	for ; i < len(toks); i++ {
+		if toks[i].kind == tokNum {
+			return true
+		}
+	}
+	return false
 }
 
 // joinedToNumber reports whether toks[k] continues a number before it, glued or joined by a

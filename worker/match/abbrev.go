@@ -1,6 +1,9 @@
 package match
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Street names are written with and without their customary abbreviations, by customers and
 // by the registers themselves: the BAG holds both "Dr. Schaepmanstraat" and "Dr
@@ -100,10 +103,62 @@ func canon(s string) string {
 			b.WriteString(c)
 			continue
 		}
+		if n, ok := ordinalValue(w); ok {
+			b.WriteString(n)
+			b.WriteByte('e')
+			continue
+		}
 		b.WriteString(shortenSuffix(w))
 	}
 	return b.String()
 }
+
+// ordinalValue reads an ordinal word in figures or roman numerals ("1er", "1re", "2ème",
+// "2de", "1ste", "Ier", "IIe") as its number: BeST writes kings as "Albert Ier" where people
+// type "Albert 1er", and both must reduce to "1e". A lone roman numeral ("Albert I") is no
+// ordinal, and neither is a French word that reads as one ("vie").
+func ordinalValue(w string) (string, bool) {
+	i := 0
+	for i < len(w) && isDigit(w[i]) {
+		i++
+	}
+	if i > 0 {
+		n := strings.TrimLeft(w[:i], "0")
+		switch w[i:] {
+		case "e", "er", "re", "ere", "eme", "ieme", "de", "ste":
+			return n, n != ""
+		}
+		return "", false
+	}
+	for i < len(w) && strings.IndexByte("ivx", w[i]) >= 0 {
+		i++
+	}
+	n := romanValue(w[:i])
+	switch suffix := w[i:]; {
+	case n == 1 && (suffix == "er" || suffix == "re" || suffix == "ere"):
+	case n >= 2 && (suffix == "e" || suffix == "eme" || suffix == "ieme") && w != "vie":
+	default:
+		return "", false
+	}
+	return strconv.Itoa(n), true
+}
+
+// romanNumerals are the roman numerals 1 to 39 (kings, regiments, centuries), lower case.
+var romanNumerals = func() map[string]int {
+	ones := []string{"", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"}
+	m := make(map[string]int, 39)
+	for tens := 0; tens <= 3; tens++ {
+		for one := range ones {
+			if n := 10*tens + one; n > 0 {
+				m[strings.Repeat("x", tens)+ones[one]] = n
+			}
+		}
+	}
+	return m
+}()
+
+// romanValue is the value of a lower-case roman numeral up to xxxix, 0 when s is none.
+func romanValue(s string) int { return romanNumerals[s] }
 
 func shortenSuffix(w string) string {
 	for _, s := range canonSuffix {

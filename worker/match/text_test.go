@@ -145,6 +145,33 @@ func TestCanonRealPairs(t *testing.T) {
 	}
 }
 
+// TestCanonOrdinals: an ordinal in figures and the register's roman or written form share
+// one canonical key (BeST streets_part: "Place Albert Ier" and "Rue du 2ème Cyclistes" in
+// Malmedy), and different ordinals stay apart.
+func TestCanonOrdinals(t *testing.T) {
+	for _, tt := range []struct {
+		typed, register string
+		same            bool
+	}{
+		{"Place Albert 1er", "Place Albert Ier", true},
+		{"place albert 1re", "Place Albert Ier", true},
+		{"Place Albert I er", "Place Albert Ier", false}, // "I" alone is no ordinal
+		{"Place Albert 2e", "Place Albert Ier", false},
+		{"Rue du 2e Cyclistes", "Rue du 2ème Cyclistes", true},
+		{"Rue du IIe Cyclistes", "Rue du 2ème Cyclistes", true},
+		{"Rue du 2ieme Cyclistes", "Rue du 2ème Cyclistes", true},
+		{"Rue du 3e Cyclistes", "Rue du 2ème Cyclistes", false},
+		{"2de Lageveldsweg", "2e Lageveldsweg", true},
+		{"1ste Kruisstraat", "1e Kruisstraat", true},
+		{"2e Kruisstraat", "1e Kruisstraat", false},
+		{"Rue de la Vie", "Rue de la 6e", false},
+	} {
+		if got := canon(tt.typed) == canon(tt.register); got != tt.same {
+			t.Errorf("canon(%q) = %q, canon(%q) = %q; equal = %v, want %v", tt.typed, canon(tt.typed), tt.register, canon(tt.register), got, tt.same)
+		}
+	}
+}
+
 func TestSimilarity(t *testing.T) {
 	tests := []struct {
 		a, b  string

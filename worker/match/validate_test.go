@@ -107,6 +107,16 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 134  b001", golden: "validate_be_corrected"},
 	{name: "be unknown box where the register has none", req: be("Route du Barrage 83 bte 4", "4960", "Bevercé"),
 		status: "corrected", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "medium", lang: "fr", match: "4960 83  "},
+	// An ordinal in the street is part of its name, and "1er" is the register's "Ier"
+	// (Place Albert Ier 24, Malmedy: the building and its box 1.Et).
+	{name: "be ordinal in the street is not the house number", req: with(be("Place Albert 1er 24", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr" }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED", "STREET_MISMATCH"}, confidence: "low", lang: "fr", suggest: 2},
+	{name: "be ordinal in the street with the box", req: be("Place Albert 1er 24 bte 1.Et", "4960", "Malmedy"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 24  1.Et"},
+	{name: "be roman ordinal as the register writes it", req: be("Place Albert Ier 24 bte 1.Et", "4960", "Malmedy"),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 24  1.Et"},
+	{name: "be ordinal street without a house number", req: be("Place Albert 1er", "4960", "Malmedy"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}, blocking: true, confidence: "low", lang: "fr"},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
