@@ -42,7 +42,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		default_plan    <name>                  # default free
 //		upgrade_url     <url>
 //		test_daily_cap  <n>                     # default 100
-//		session_idle    <duration>              # default 30m
+//		session_idle    <duration>              # default 30m; a session covers at most 50 calls
 //		cache           off | <size> [<ttl>]    # default 10000 1h
 //		workers         <url>...                # polled /health for dataset versions
 //		poll_interval   <duration>              # default 1s

@@ -87,7 +87,10 @@ type Handler struct {
 	// Calls a day per test key. Default 100. On /mcp with the agent extension these are the
 	// key's counted tool calls (a batch one per address), not its HTTP requests.
 	TestDailyCap int `json:"test_daily_cap,omitempty"`
-	// Idle time after which a session's next call counts again. Default 30m.
+	// Idle time after which a session's next call counts again. Default 30m. Whatever the
+	// idle time, a session covers at most 50 calls (usage.SessionCalls): the next call of
+	// the same sessionId counts again, so that a sessionId kept for ever is not one
+	// verification for any number of addresses.
 	SessionIdle caddy.Duration `json:"session_idle,omitempty"`
 
 	// Lookup answer cache. Default on: 10000 answers, 1h.

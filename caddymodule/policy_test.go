@@ -11,6 +11,7 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/usage"
 )
 
 func TestLimits(t *testing.T) {
@@ -89,6 +90,7 @@ func TestCounting(t *testing.T) {
 			{Name: "pk", Kind: keys.PKLive, Account: "acct-pkcount", Origins: []string{shop}},
 			{Name: "test", Kind: keys.Test, Account: "acct-free"},
 			{Name: "loose", Kind: keys.Live, Account: "acct-loose"},
+			{Name: "forever", Kind: keys.Live, Account: "acct-forever"},
 		},
 	})
 	call := func(key, path string, body []byte) {
@@ -136,6 +138,13 @@ func TestCounting(t *testing.T) {
 	g.stableUsage("acct-loose", 1)
 	call("loose", "/v1/suggest?country=nl&q=Hugo", nil)
 	g.waitUsage("acct-loose", 2)
+
+	// A session covers 50 calls, however quickly they come: one sessionId kept for ever is
+	// not one verification for any number of addresses.
+	for i := range 2*usage.SessionCalls + 1 {
+		call("forever", fmt.Sprintf("/v1/nl/lookup?postcode=1381CS&number=%d&sessionId=forever", 16+i%20), nil)
+	}
+	g.waitUsage("acct-forever", 3)
 
 	// Test keys are never counted.
 	for range 3 {

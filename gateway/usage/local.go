@@ -10,13 +10,19 @@ import (
 type local struct {
 	mu        sync.Mutex
 	totals    map[acctMonth]*tally
-	sessions  map[string]time.Time // account + "\x00" + sessionId → expiry
-	daily     map[string]int       // key id → calls today
+	sessions  map[string]session // account + "\x00" + sessionId
+	daily     map[string]int     // key id → calls today
 	dailyDay  string
 	lastSweep time.Time
 }
 
 type acctMonth struct{ account, month string }
+
+// session is an open session: until when, and how many calls it has had.
+type session struct {
+	expires time.Time
+	calls   int
+}
 
 // tally is an account's month as this process knows it.
 type tally struct {
@@ -30,7 +36,7 @@ type tally struct {
 func newLocal() *local {
 	return &local{
 		totals:   map[acctMonth]*tally{},
-		sessions: map[string]time.Time{},
+		sessions: map[string]session{},
 		daily:    map[string]int{},
 	}
 }
@@ -76,26 +82,30 @@ func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration
 		l.totals[k] = t
 	}
 	sk := ""
-	open := false
+	calls := 0 // of the open session
 	if c.Session != "" {
 		sk = sessionKey(c.Account, c.Session)
-		exp, ok := l.sessions[sk]
-		open = ok && now.Before(exp)
+		if s, ok := l.sessions[sk]; ok && now.Before(s.expires) {
+			calls = s.calls
+		}
 	}
-	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", open, t.SuggestCalls)
+	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", calls, t.SuggestCalls)
 	if units > 0 && c.Quota != Unlimited && t.Verifications+int64(units) > c.Quota {
 		return Receipt{}, ErrQuota
 	}
 	t.Verifications += int64(units)
 	t.SuggestCalls += int64(loose)
+	inSession := calls > 0 && !opens && !closes
 	switch {
 	case closes:
 		delete(l.sessions, sk)
-	case opens || open:
-		l.sessions[sk] = now.Add(idle) // opened, or kept open for another idle time
+	case opens:
+		l.sessions[sk] = session{expires: now.Add(idle), calls: 1}
+	case inSession:
+		l.sessions[sk] = session{expires: now.Add(idle), calls: calls + 1} // kept open for another idle time
 	}
 	r := Receipt{account: c.Account, month: month, session: c.Session,
-		Units: units, loose: loose, opened: opens, closed: closes}
+		Units: units, loose: loose, opened: opens, closed: closes, inSession: inSession, prev: calls}
 	note(r)
 	return r, nil
 }
@@ -111,10 +121,16 @@ func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(R
 	}
 	sk := sessionKey(r.account, r.session)
 	switch {
-	case r.opened:
+	case r.opened && r.prev == 0:
 		delete(l.sessions, sk)
-	case r.closed:
-		l.sessions[sk] = now.Add(idle)
+	case r.opened, r.closed:
+		l.sessions[sk] = session{expires: now.Add(idle), calls: r.prev}
+	case r.inSession:
+		// Other calls of the session may have come since: give back one call, not a state.
+		if s, ok := l.sessions[sk]; ok && s.calls > 1 {
+			s.calls--
+			l.sessions[sk] = s
+		}
 	}
 }
 
@@ -125,8 +141,8 @@ func (l *local) sweep(now time.Time, idle time.Duration) {
 		return
 	}
 	l.lastSweep = now
-	for k, exp := range l.sessions {
-		if !now.Before(exp) {
+	for k, s := range l.sessions {
+		if !now.Before(s.expires) {
 			delete(l.sessions, k)
 		}
 	}

@@ -7,7 +7,8 @@
 //     suggest or autocomplete call of a session counts one and opens the session; later calls
 //     count nothing; the validate call closes the session. A validate call without an open
 //     session counts one. A session is forgotten after an idle time (30 minutes by default),
-//     after which the next call counts again.
+//     after which the next call counts again. A session covers at most SessionCalls calls:
+//     the call after them counts again and starts a new session.
 //   - Without a sessionId every lookup and every validate counts one, and suggest and
 //     autocomplete calls count one per ten: the 1st, 11th, 21st... call of the month counts.
 //   - A call is charged when it arrives, so that the quota is enforced before the register
@@ -55,19 +56,33 @@ type Charge struct {
 	Units int
 }
 
+// SessionCalls is how many calls one session covers; the next call of the same sessionId
+// counts again and starts a new session. The spec counts the calls "for one address"
+// together: one person entering one address makes a handful of suggest calls and lookups
+// and a validate, far below this, while a sessionId kept for ever (every call also renews
+// the idle time) would otherwise make any number of addresses one verification.
+const SessionCalls = 50
+
 // Receipt says what a charge changed, so that it can be refunded exactly.
 type Receipt struct {
 	account, month, session string
 	// Units is the number of verifications counted (0 or 1, or a batch's items).
 	Units  int
-	loose  int // suggest calls without session counted toward the ten
-	opened bool
+	loose  int  // suggest calls without session counted toward the ten
+	opened bool // a session was opened (or one that had had its calls started anew)
 	closed bool
+	// inSession: the call was one more call of an open session, which it did not close.
+	inSession bool
+	// prev is the calls of the session before this call (0: none was open), restored by a
+	// refund of an opening or closing call.
+	prev   int
 	shared bool // applied in Redis rather than in local memory
 }
 
 // Zero reports whether nothing was changed (nothing to refund).
-func (r Receipt) Zero() bool { return r.Units == 0 && r.loose == 0 && !r.opened && !r.closed }
+func (r Receipt) Zero() bool {
+	return r.Units == 0 && r.loose == 0 && !r.opened && !r.closed && !r.inSession
+}
 
 // Totals of one account in one month.
 type Totals struct {
@@ -109,16 +124,18 @@ func untilTomorrow(now time.Time) time.Duration {
 	return next.Sub(n)
 }
 
-// decide applies the counting rules to one call given whether its session is open and
-// how many session-less suggest calls the month has seen. It is the single statement of
-// the rules; the local state and the Redis script both follow it (the script repeats it in
-// Lua and the tests check both against each other).
-func decide(call Call, n int, hasSession, sessionOpen bool, suggestCalls int64) (units, loose int, opens, closes bool) {
+// decide applies the counting rules to one call given how many calls its session has had
+// (0: no session is open) and how many session-less suggest calls the month has seen. It is
+// the single statement of the rules; the local state and the Redis script both follow it
+// (the script repeats it in Lua and the tests check both against each other).
+func decide(call Call, n int, hasSession bool, sessionCalls int, suggestCalls int64) (units, loose int, opens, closes bool) {
 	switch {
-	case hasSession && sessionOpen:
+	case hasSession && sessionCalls > 0 && sessionCalls < SessionCalls:
 		return 0, 0, false, call == Validate
 	case hasSession:
-		return 1, 0, call != Validate, false
+		// No session is open, or it has had its calls: this call counts; a lookup or suggest
+		// call opens a session, a validate ends the spent one.
+		return 1, 0, call != Validate, call == Validate && sessionCalls > 0
 	case call == Suggest:
 		if suggestCalls%10 == 0 {
 			return 1, 1, false, false

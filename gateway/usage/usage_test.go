@@ -131,6 +131,92 @@ func TestQuotaAndRefund(t *testing.T) {
 	}
 }
 
+// A session covers SessionCalls calls: one sessionId used for ever (every call renewing
+// its idle time) counts again every SessionCalls calls; a validate ends a spent session
+// counting one; refunds give back exactly what a call took, in Redis as in memory.
+func TestSessionCalls(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			ctx := context.Background()
+			charge := func(call Call, session string) Receipt {
+				t.Helper()
+				r, err := m.Charge(ctx, Charge{Account: "f", Quota: Unlimited, Call: call, Session: session})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			// calls makes n calls of a session, lookups and suggests in turn, and returns the
+			// verifications they counted.
+			calls := func(session string, n int) int {
+				t.Helper()
+				units := 0
+				for i := range n {
+					call := Lookup
+					if i%2 == 1 {
+						call = Suggest
+					}
+					units += charge(call, session).Units
+				}
+				return units
+			}
+			if u := calls("forever", 2*SessionCalls+1); u != 3 {
+				t.Errorf("%d calls of one session counted %d, want 3", 2*SessionCalls+1, u)
+			}
+			// 2*SessionCalls+1 calls: the third session has had one call.
+			if u := calls("forever", SessionCalls-1); u != 0 {
+				t.Errorf("the rest of a session counted %d", u)
+			}
+			// A validate after the session's calls counts, and ends it.
+			if r := charge(Validate, "forever"); r.Units != 1 {
+				t.Errorf("validate of a spent session counted %d, want 1", r.Units)
+			}
+			if r := charge(Lookup, "forever"); r.Units != 1 {
+				t.Errorf("the call after that validate counted %d, want 1", r.Units)
+			}
+
+			// Refunds. A refunded call inside a session gives its place back.
+			calls("r1", SessionCalls-1)
+			charge(Lookup, "r1") // the session's last call
+			r := charge(Lookup, "r1")
+			if r.Units != 1 {
+				t.Fatalf("call %d of a session counted %d", SessionCalls+1, r.Units)
+			}
+			// The new session's opening refunded: the old one is spent again.
+			m.Refund(ctx, r)
+			if r := charge(Suggest, "r1"); r.Units != 1 {
+				t.Errorf("after a refunded renewal the next call counted %d, want 1", r.Units)
+			}
+			calls("r2", SessionCalls-1)
+			m.Refund(ctx, charge(Lookup, "r2-other")) // another session: nothing given back here
+			m.Refund(ctx, charge(Lookup, "r2"))       // the 50th call, refunded
+			if r := charge(Lookup, "r2"); r.Units != 0 {
+				t.Errorf("a refunded call used up its session's place: the next counted %d", r.Units)
+			}
+			if r := charge(Lookup, "r2"); r.Units != 1 {
+				t.Errorf("call %d of a session counted %d, want 1", SessionCalls+1, r.Units)
+			}
+			// A refunded validate of a spent session leaves it spent.
+			calls("r3", SessionCalls)
+			r = charge(Validate, "r3")
+			m.Refund(ctx, r)
+			if r := charge(Validate, "r3"); r.Units != 1 {
+				t.Errorf("after a refunded closing validate, the spent session's validate counted %d", r.Units)
+			}
+			// forever 3+1+1, r1 1+1, r2 1+1, r3 1+1; the refunded calls nothing.
+			if got, _ := m.Used(ctx, "f", time.Now()); got.Verifications != 11 {
+				t.Errorf("used %d, want 11", got.Verifications)
+			}
+		})
+	}
+}
+
 // A call that verifies several addresses (an agent's batch) counts each, all or nothing
 // against the quota; in a session and for suggest calls Units changes nothing.
 func TestUnits(t *testing.T) {
