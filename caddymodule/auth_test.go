@@ -221,7 +221,11 @@ func rawRequest(t *testing.T, host, raw string) int {
 }
 
 func TestCORS(t *testing.T) {
-	g := startGateway(t, gatewayConfig{upstream: upstream(t), keys: []keys.Options{
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: `platform shopify {
+				secret ` + platformSecret + `
+				audience ` + platformAudience + `
+				account acct-platform
+			}`, keys: []keys.Options{
 		{Name: "pk", Kind: keys.PKLive, Account: "acct-pk", Origins: []string{shop}},
 		{Name: "live", Kind: keys.Live, Account: "acct-live"},
 	}})
@@ -300,6 +304,31 @@ func TestCORS(t *testing.T) {
 	expect(t, "secret key from a page", a, 200, "")
 	if a.header.Get("Access-Control-Allow-Origin") != "" {
 		t.Error("a secret key's answer is readable by pages")
+	}
+
+	// A platform's checkout extension runs in the shopper's browser, on the platform's origin:
+	// the call its preflight allowed is readable there, answer and refusal alike.
+	const extension = "https://extensions.shopifycdn.com"
+	token := "Bearer " + platformToken(t, platformSecret, shopClaims(time.Minute), jwt.SigningMethodHS256)
+	if a := preflight(nlLookup, extension); a.status != http.StatusNoContent || a.header.Get("Access-Control-Allow-Origin") != extension {
+		t.Errorf("preflight of a platform extension: %d, allow origin %q", a.status, a.header.Get("Access-Control-Allow-Origin"))
+	}
+	for _, c := range []struct {
+		r      req
+		status int
+	}{
+		{req{path: nlLookup, auth: token, origin: extension}, 200},
+		{req{path: "/v1/validate", auth: token, origin: extension, body: validateBody("")}, 200},
+		{req{path: "/v1/suggest?country=nl&q=Hugo&sessionId=a%20b", auth: token, origin: extension}, 422},
+	} {
+		a := g.do(c.r)
+		expect(t, "platform token from its extension", a, c.status, "")
+		if a.header.Get("Access-Control-Allow-Origin") != extension || !hasVary(a.header, "Origin") {
+			t.Errorf("%s with a platform token: allow origin %q, vary %v", c.r.path, a.header.Get("Access-Control-Allow-Origin"), a.header.Values("Vary"))
+		}
+		if a.header.Get("Access-Control-Allow-Credentials") != "" {
+			t.Error("a platform token's answer allows credentials")
+		}
 	}
 }
 

@@ -137,7 +137,10 @@ type CacheConfig struct {
 	TTL      caddy.Duration `json:"ttl,omitempty"`
 }
 
-// PlatformConfig registers our app on one e-commerce platform.
+// PlatformConfig registers our app on one e-commerce platform. Its session tokens are
+// accepted from any web page, with CORS headers for the calling origin on answers and
+// refusals: the platform's checkout extension calls from the shopper's browser, on an origin
+// the platform chooses, and the signed, short-lived token is the credential.
 type PlatformConfig struct {
 	Name string `json:"name"`
 	// App secret the platform signs session tokens with (HS256). Placeholders expanded.

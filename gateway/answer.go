@@ -37,7 +37,10 @@ const preflightMaxAge = 600
 // embedded form can read it and tell the shopper the form is not available on this site,
 // where a refused preflight would leave it with a bare network error. Nothing leaks by it:
 // the page already holds the publishable key (keys are public by design), the refusal names
-// no allowed origin, and no register data is in it.
+// no allowed origin, and no register data is in it. A platform's session token is
+// accepted from any origin (see Principal.Browser), so its calls get the headers this
+// preflight promised; a secret key's do not, and the browser keeps their answers from the
+// page.
 func WritePreflight(w http.ResponseWriter, d *Decision) {
 	h := w.Header()
 	SetCORS(h, d)

@@ -278,6 +278,10 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	}
 	r.Header.Del("Authorization")
 	d.Principal = p
+	if p.Browser {
+		// As the preflight allowed: the page may read the answer it is counted for.
+		d.Origin = corsOrigin(origin)
+	}
 	if p.Publishable {
 		// CORS headers on the refusal too, so that the embedded form can read it and say
 		// "not available on this site" instead of failing blind; the refusal names nothing
@@ -385,7 +389,7 @@ func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route
 			id := s.Platform + ":" + s.Shop
 			return &Principal{
 				Kind: KindPlatform, ID: id, Account: s.Account, Plan: s.Plan,
-				Scopes: []string{keys.ScopeVerify}, Routes: CheckoutRoutes, LimitKey: "platform:" + id,
+				Scopes: []string{keys.ScopeVerify}, Routes: CheckoutRoutes, LimitKey: "platform:" + id, Browser: true,
 			}, nil
 		}
 	}

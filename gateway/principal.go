@@ -24,6 +24,13 @@ type Principal struct {
 	Origins []string
 	// Publishable credentials need an allowed Origin and a sessionId on every call.
 	Publishable bool
+	// Browser credentials are made to be used from web pages of any origin: their answers,
+	// and refusals, carry CORS headers for the calling origin. A platform's session token is
+	// one: the platform's checkout extension runs in the shopper's browser on an origin of
+	// the platform's choosing, so no list of origins can be kept, and the token itself,
+	// short-lived and signed for one shop, is what is checked; the origin would add nothing.
+	// (Secret keys are not: a page that holds one has leaked it.)
+	Browser bool
 	// Testing credentials are capped per day and never counted.
 	Testing bool
 	// LimitKey is what the rate is counted under; the client address is added for
