@@ -114,6 +114,7 @@ type storedVariant struct {
 	canon uint32
 	alpha uint32
 	kind  nameKind
+	core  uint8 // where the name's core starts in its folded text, 0 for none (corename.go)
 }
 
 // nameVariant is one name of a street in the forms matching compares.
@@ -125,6 +126,7 @@ type nameVariant struct {
 	canon   string
 	bigrams []uint16 // of folded, sorted; nil when not precomputed
 	keys    exactKeys
+	core    string // folded without leading titles and initials; "" when it has none
 }
 
 type locKey struct {
@@ -208,7 +210,11 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 				continue
 			}
 			id, c := texts.id(f), canon(n.name)
-			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(c), kind: n.kind})
+			core := coreOffset(n.name)
+			if core > 255 {
+				core = 0
+			}
+			ix.vars = append(ix.vars, storedVariant{name: n.name, text: id, canon: canons.id(c), kind: n.kind, core: uint8(core)})
 			ix.varKeys = append(ix.varKeys, keysOf(n.name, f, c))
 			pairs = append(pairs, pair{id, variant{street: uint32(si), kind: n.kind}})
 		}
@@ -301,6 +307,7 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 			canon:   ix.canonBlob[ix.canonOff[v.canon]:ix.canonOff[v.canon+1]],
 			bigrams: ix.grams[ix.gramOff[v.text]:ix.gramOff[v.text+1]:ix.gramOff[v.text+1]],
 			keys:    ix.varKeys[i],
+			core:    coreOf(ix.text(v.text), int(v.core)),
 		})
 	}
 	return out

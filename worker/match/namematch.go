@@ -18,6 +18,7 @@ const (
 	levelNone    level = iota
 	levelContain       // one name contains the other as whole words
 	levelFuzzy         // composite similarity over the threshold
+	levelCore          // equal once leading titles and initials are dropped (Bührmannlaan)
 	levelAlias         // another name of the same place (Den Haag, Luik, a Dutch gemeente)
 	levelCanon         // equal once abbreviations are reduced (Burg. / Burgemeester)
 	levelFolded        // equal without diacritics, punctuation and spaces
@@ -50,24 +51,35 @@ type typedName struct {
 	canon   string
 	bigrams []uint16 // of folded, sorted, for similarity
 	keys    exactKeys
+	// core is the folded name without its leading titles and initials, with its compact
+	// and canonical forms; all "" when it has none (see corename.go).
+	core, coreCompact, coreCanon string
 }
 
 func newTypedName(s string) typedName {
 	f, c, raw := fold(s), canon(s), collapseSpaces(s)
-	return typedName{
+	t := typedName{
 		raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c,
 		bigrams: sortedBigrams(f), keys: keysOf(raw, f, c),
 	}
+	if core := coreOf(f, coreOffset(raw)); core != "" {
+		t.core, t.coreCompact, t.coreCanon = core, strings.ReplaceAll(core, " ", ""), canon(core)
+	}
+	return t
 }
 
 func (t typedName) empty() bool { return t.folded == "" }
 
 // matchLoosely compares a typed name with one register name variant at the levels below
-// the exact ones: similarity, then containment. matchStreet calls it only once no variant
-// matched exactly.
+// the exact ones: the core (titles and initials aside), similarity, then containment.
+// matchStreet calls it only once no variant matched exactly.
 func matchLoosely(t typedName, v nameVariant) nameMatch {
 	m := nameMatch{kind: v.kind, name: v.name}
 	if t.empty() {
+		return m
+	}
+	if matchCore(t, v) {
+		m.level, m.score = levelCore, 0.93
 		return m
 	}
 	// Names too different in length cannot reach the threshold, and a typed street is
@@ -189,9 +201,9 @@ type streetCand struct {
 // better, best first (in the given order among equals). It runs in two passes, because most
 // names are typed as the register writes them and a city or a Belgian postcode has hundreds
 // of streets to compare: with exact set, only the levels that need no similarity; without,
-// only the loose ones (similarity, containment). The loose pass follows an exact pass over the
-// same lists and does not repeat it: a street with an exact match was found there, and in the
-// loose pass it ranks by its loose match only.
+// only the loose ones (core, similarity, containment). The loose pass follows an exact pass
+// over the same lists and does not repeat it: a street with an exact match was found there,
+// and in the loose pass it ranks by its loose match only.
 func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint32) []streetCand {
 	// Each pass reads a street's names only when what the index keeps of them (exact keys,
 	// a bigram signature) leaves a match possible.
@@ -263,7 +275,7 @@ func variantsOf(n adreswijzer.Names, short string, buf *[4]nameVariant) []nameVa
 	}{{kindNL, n.NL}, {kindFR, n.FR}, {kindDE, n.DE}, {kindShort, short}} {
 		if p.name != "" {
 			f, c := fold(p.name), canon(p.name)
-			out = append(out, nameVariant{kind: p.kind, name: p.name, folded: f, canon: c, keys: keysOf(p.name, f, c)})
+			out = append(out, nameVariant{kind: p.kind, name: p.name, folded: f, canon: c, keys: keysOf(p.name, f, c), core: coreOf(f, coreOffset(p.name))})
 		}
 	}
 	return out

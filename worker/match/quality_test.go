@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,6 +233,9 @@ func pickRows(rows []adreswijzer.Address, idx *sampleIndex) []adreswijzer.Addres
 		}, 6},
 		{"NL toevoeging", func(a *adreswijzer.Address) bool { return a.Country == adreswijzer.NL && a.Addition != "" }, 8},
 		{"NL planned", func(a *adreswijzer.Address) bool { return a.Country == adreswijzer.NL && a.Planned() }, 3},
+		{"NL titled street", func(a *adreswijzer.Address) bool {
+			return a.Country == adreswijzer.NL && withoutTitles(a.Street.NL) != a.Street.NL
+		}, 8},
 		{"Brussels", func(a *adreswijzer.Address) bool { return a.Postcode == "1130" && a.Box == "" && !idx.boxesAt(a) }, 8},
 		{"Brussels box", func(a *adreswijzer.Address) bool { return a.Postcode == "1130" && a.Box != "" }, 6},
 		{"Flanders", func(a *adreswijzer.Address) bool { return a.Postcode == "1502" && a.Box == "" && !idx.boxesAt(a) }, 8},
@@ -479,6 +483,19 @@ func perturb(a *adreswijzer.Address, i int, idx *sampleIndex, rows []adreswijzer
 		}
 	}
 
+	// A street named after a person, typed without the person's titles and initials
+	// ("Bührmannlaan" for Mr.J.C.Bührmannlaan), also with the postcode of the street's
+	// other side, where the number is not.
+	if short := withoutTitles(street); short != street {
+		r = base
+		r.Address1 = short + " " + num
+		add("street without titles and initials", r, corrected, true)
+		if other := sameStreetOtherPostcode(a, rows); other != "" && len(idx.onStreet[a.StreetID+"|"+strconv.Itoa(a.HouseNumber)]) == len(others) {
+			r.Zip = adreswijzer.FormatPostcode(a.Country, other)
+			add("street without titles, postcode of its other side", r, corrected, true)
+		}
+	}
+
 	// What does not exist.
 	if missing := missingNumber(a, idx); missing > 0 {
 		r = base
@@ -510,6 +527,38 @@ func otherPostcode(a *adreswijzer.Address, rows []adreswijzer.Address) string {
 		}
 	}
 	return ""
+}
+
+// leadingTitles are the abbreviated titles and initials a BAG street name opens with
+// ("Mr.J.C.", "Dr.J.Th.", "Mgr.Dr.W.H."): a word of up to four letters and a dot.
+var leadingTitles = regexp.MustCompile(`^(\p{L}{1,4}\.\s*)+`)
+
+// withoutTitles is the street name as its residents often write it, without the leading
+// titles and initials; the name itself when it has none.
+func withoutTitles(name string) string {
+	if short := leadingTitles.ReplaceAllString(name, ""); len(short) >= 5 {
+		return short
+	}
+	return name
+}
+
+// sameStreetOtherPostcode is another postcode of the address's street (the other side, or
+// another stretch) where the address's number is not.
+func sameStreetOtherPostcode(a *adreswijzer.Address, rows []adreswijzer.Address) string {
+	other := ""
+	for i := range rows {
+		b := &rows[i]
+		if b.StreetID != a.StreetID || b.Postcode == a.Postcode {
+			continue
+		}
+		if b.HouseNumber == a.HouseNumber {
+			return ""
+		}
+		if other == "" || b.Postcode < other {
+			other = b.Postcode
+		}
+	}
+	return other
 }
 
 // otherPartOfTown is a real postcode of the same place in another PC4 area.

@@ -355,14 +355,18 @@ func (v *validation) gather() ([]*group, error) {
 			i = j
 		}
 	}
-	goodStreet := func() bool {
+	// goodStreet: some group's street matches the typed one; strongStreet: as the register
+	// writes it or by its core, not merely by similarity.
+	streetAt := func(min level) bool {
 		for _, g := range groups {
-			if v.street.empty() || v.streetMatch(&g.addrs[0]).level >= levelFuzzy {
+			if v.street.empty() || v.streetMatch(&g.addrs[0]).level >= min {
 				return true
 			}
 		}
 		return false
 	}
+	goodStreet := func() bool { return streetAt(levelFuzzy) }
+	strongStreet := func() bool { return streetAt(levelCore) }
 	tried := map[uint32]bool{}
 	onStreets := func(streets ...[]uint32) error {
 		for _, st := range v.bestStreets(streets, 5) {
@@ -402,7 +406,7 @@ func (v *validation) gather() ([]*group, error) {
 			}
 		}
 	}
-	if !goodStreet() && !v.street.empty() {
+	if !strongStreet() && !v.street.empty() {
 		// The typed city, or else the place the typed postcode lies in.
 		locs := v.cityLocalities()
 		if len(locs) == 0 && v.zip == zipOK && v.pcKnown {
@@ -420,6 +424,13 @@ func (v *validation) gather() ([]*group, error) {
 		}
 		if v.c == adreswijzer.NL && v.zip == zipOK {
 			streets = append(streets, placeStreets(placesWithPrefix(cat, v.pc[:4])))
+		}
+		if goodStreet() {
+			// A street found so far matches only by similarity. A street of the place
+			// that the typed name names exactly or by its core ("Troelstralaan" for
+			// Mr.P.J.Troelstralaan) is the likelier one, with the number at a postcode
+			// next to the typed one; nothing else found here could beat the street found.
+			streets = [][]uint32{v.ix.strongStreets(v.street, streets)}
 		}
 		if err := onStreets(streets...); err != nil {
 			return nil, err
@@ -605,19 +616,47 @@ func digitRun4(s string) string {
 }
 
 // choose returns the best acceptable group and, when another one scores the same, that one.
+//
+// A street named as the register writes it, or by its core, in the place of the typed
+// postcode beats a street that is merely similar, even one at the typed postcode: the
+// score would let the postcode outweigh the name ("Troelstralaan 5" at 1381 CS, where
+// Hugo de Grootlaan 5 is, is Mr.P.J.Troelstralaan 5 at 1381 CR). And a street that the
+// typed name only contains, away from the typed postcode, is too weak to correct to when
+// the typed postcode has the number on another street: then both are offered.
 func (v *validation) choose(groups []*group) (best, tie *group) {
 	for _, g := range groups {
 		if !v.acceptable(g) {
 			continue
 		}
 		switch {
-		case best == nil || g.score > best.score+1e-9:
+		case best == nil || v.ahead(g, best):
 			best, tie = g, nil
-		case g.score > best.score-1e-9 && tie == nil:
+		case !v.ahead(best, g) && tie == nil:
 			tie = g
 		}
 	}
+	if best != nil && tie == nil && !v.street.empty() && best.street.level == levelContain && best.pcHit < 1 {
+		for _, g := range groups {
+			if g.pcHit == 1 && g.street.level < levelFuzzy && v.acceptable(g) {
+				return best, g
+			}
+		}
+	}
 	return best, tie
+}
+
+// ahead reports whether group a is a better answer than b.
+func (v *validation) ahead(a, b *group) bool {
+	if sa, sb := v.strongHere(a), v.strongHere(b); sa != sb {
+		return sa
+	}
+	return a.score > b.score+1e-9
+}
+
+// strongHere: the group's street is named as the register writes it or by its core, in
+// the place the typed postcode (or its absence) points to.
+func (v *validation) strongHere(g *group) bool {
+	return !v.street.empty() && g.street.level >= levelCore && g.pcHit > 0
 }
 
 // noMatch explains an address the register does not have, naming the field that failed,
@@ -652,11 +691,20 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 			out.situation = messages.Blocking(adreswijzer.FieldZip)
 		}
 	default:
-		streetInPC := v.street.empty()
+		// The street is in the postcode when a street there matches it; it may be when
+		// one only contains it, which is not enough to say so but too much to block on
+		// (the spec blocks a Dutch postcode "where neither the number nor the street
+		// exists", and blocking is for what certainly cannot be delivered).
+		streetInPC, maybeInPC := v.street.empty(), v.street.empty()
 		for _, st := range v.ix.postcodeStreets(v.pc) {
 			var buf [4]nameVariant
-			if matchStreet(v.street, v.ix.streetVariants(st, &buf)).level >= levelFuzzy {
-				streetInPC = true
+			switch l := matchStreet(v.street, v.ix.streetVariants(st, &buf)).level; {
+			case l >= levelFuzzy:
+				streetInPC, maybeInPC = true, true
+			case l >= levelContain:
+				maybeInPC = true
+			}
+			if streetInPC {
 				break
 			}
 		}
@@ -671,7 +719,7 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 			out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
 		default:
 			out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1})
-			if v.c == adreswijzer.NL && !numberAtPC {
+			if v.c == adreswijzer.NL && !numberAtPC && !maybeInPC {
 				out.blocking = true
 				out.situation = messages.Blocking(adreswijzer.FieldAddress1)
 			}

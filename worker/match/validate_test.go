@@ -107,6 +107,22 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 134  b001", golden: "validate_be_corrected"},
 	{name: "be unknown box where the register has none", req: be("Route du Barrage 83 bte 4", "4960", "Bevercé"),
 		status: "corrected", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "medium", lang: "fr", match: "4960 83  "},
+	// A street named after a person, typed without titles and initials, and the number on
+	// the street's other side (Mr.J.C.Bührmannlaan: odd numbers at 1381 GH, 2 at 1381 GL;
+	// Dr.A.Kuyperlaan 35 at 1381 DK; Mr.P.J.Troelstralaan 5 at 1381 CR, while Hugo de
+	// Grootlaan 5 is at 1381 CS).
+	{name: "nl street without its initials, number on the other side", req: nl("Bührmannlaan 2", "1381 GH", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381GL 2  "},
+	{name: "nl street without initials and diacritics", req: nl("Buhrmannlaan 2", "1381 GH", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381GL 2  "},
+	{name: "nl street with title, without initials", req: nl("Mr. Buhrmannlaan 2", "1381 GH", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381GL 2  "},
+	{name: "nl street without title and initial", req: nl("Kuyperlaan 35", "1381 CT", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381DK 35  "},
+	{name: "nl similar street nearby beats another street at the postcode", req: nl("Troelstralaan 5", "1381 CS", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CR 5  "},
+	{name: "nl street without initials, number nowhere, does not block", req: nl("Bührmannlaan 999", "1381 GH", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl"},
 	// An ordinal in the street is part of its name, and "1er" is the register's "Ier"
 	// (Place Albert Ier 24, Malmedy: the building and its box 1.Et).
 	{name: "be ordinal in the street is not the house number", req: with(be("Place Albert 1er 24", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr" }),
