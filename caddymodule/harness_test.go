@@ -41,6 +41,8 @@ type gatewayConfig struct {
 	keys []keys.Options
 	// global is more global options (a servers block, say).
 	global string
+	// routes are more handle blocks after the adreswijzer handler, beside the worker's.
+	routes string
 	// captureLog writes every log line Caddy and the gateway write, from DEBUG up, as JSON
 	// to a file the test reads with gw.caddyLog.
 	captureLog bool
@@ -84,6 +86,7 @@ http://:{{port}} {
 			poll_interval 200ms
 			{{extra}}
 		}
+		{{routes}}
 		handle /mcp {
 			import worker 12s
 		}
@@ -145,7 +148,7 @@ func startGateway(t testing.TB, c gatewayConfig) *gw {
 		logCfg = "output file " + filepath.Join(g.dir, "caddy.log") + "\n\t\tformat json\n\t\tlevel DEBUG"
 	}
 	cf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{dir}}", g.dir, "{{upstream}}", up.Host,
-		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global).Replace(testCaddyfile)
+		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global, "{{routes}}", c.routes).Replace(testCaddyfile)
 	loadCaddyfile(t, cf)
 	waitListening(t, port)
 	return g

@@ -404,6 +404,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 
 	r = r.WithContext(ctx)
+	// Caddy's own log lines about the request from here on print r.RequestURI, and a query
+	// holds what a customer typed: reverse_proxy's "aborting with incomplete response" (WARN)
+	// when a worker's answer breaks off, its debug lines. The handlers after this one build
+	// what they send from r.URL (reverse_proxy's upstream request, the {http.request.uri*}
+	// placeholders), so the path alone is kept here (lb_policy uri_hash, which reads it,
+	// hashes the path alone). Lines about the request that Caddy
+	// writes before this handler, or after it with the request as it arrived (the access
+	// log, the error log of a handler error), are the Caddyfile's to filter; this handler
+	// returns no error for the error log to print (see below).
+	r.RequestURI = r.URL.EscapedPath()
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -419,7 +429,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return d.Cache != nil && status == http.StatusOK ||
 			settle && status >= 200 && status <= 299 && strings.HasPrefix(hdr.Get("Content-Type"), "application/json")
 	})
-	err := next.ServeHTTP(rec, r)
+	err := serveNext(next, rec, r)
 	status := rec.Status()
 	if err != nil {
 		if status != 0 && !rec.Buffered() {
@@ -428,6 +438,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			// Not the error text: a transport error may quote the request URL, and with it the
 			// query.
 			h.ops.Warn("upstream answer interrupted", "route", d.Route.String(), "status", status)
+			if errors.Is(err, errAborted) {
+				// The caller must see that the answer broke off, not take what came for all of it.
+				panic(http.ErrAbortHandler)
+			}
 			return nil
 		}
 		if clientCtx.Err() != nil {
@@ -440,10 +454,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		case errors.As(err, &he) && he.StatusCode == http.StatusNotFound:
 			refusal = apierr.NotFound()
 		case he.StatusCode >= 400 && he.StatusCode < 500:
-			// A client error raised by a handler of the site (a request_body limit, say):
-			// Caddy answers it as configured.
-			h.gw.Finish(clientCtx, d, he.StatusCode)
-			return err
+			// A client error raised by a handler of the site after this one: answered here in
+			// the spec's shape rather than returned, for Caddy's error log would print the
+			// request as it arrived, query and all.
+			refusal = apierr.ForStatus(he.StatusCode)
 		default:
 			// Only the status, for the reason above.
 			h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
@@ -472,6 +486,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	h.gw.Finish(clientCtx, d, status)
 	return nil
+}
+
+// errAborted stands for reverse_proxy's panic(http.ErrAbortHandler), with which it ends a
+// worker's answer that broke off after its headers (the deadline passed during the body, the
+// worker died). It is caught so that the call is settled (not counted) and, when nothing of
+// the answer has reached the caller yet (a lookup held back for the cache), answered 503.
+var errAborted = errors.New("upstream answer broke off")
+
+func serveNext(next caddyhttp.Handler, w http.ResponseWriter, r *http.Request) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			err = errAborted
+		}
+	}()
+	return next.ServeHTTP(w, r)
 }
 
 // Interface guards

@@ -112,3 +112,26 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
+// A bare error status gets the code openapi.json pairs with it; statuses it does not list
+// become 400 or 500, and an unreachable or silent worker 503, on which callers fail open.
+func TestForStatus(t *testing.T) {
+	for _, c := range []struct {
+		in, status int
+		code       adreswijzer.ErrorCode
+	}{
+		{400, 400, adreswijzer.ErrBadRequest}, {401, 401, adreswijzer.ErrUnauthorized},
+		{403, 403, adreswijzer.ErrForbidden}, {404, 404, adreswijzer.ErrNotFound},
+		{405, 405, adreswijzer.ErrNotFound}, {408, 400, adreswijzer.ErrBadRequest},
+		{413, 413, adreswijzer.ErrPayloadTooLarge}, {418, 400, adreswijzer.ErrBadRequest},
+		{422, 422, adreswijzer.ErrValidationFailed}, {429, 429, adreswijzer.ErrRateLimited},
+		{500, 500, adreswijzer.ErrInternal}, {501, 500, adreswijzer.ErrInternal},
+		{502, 503, adreswijzer.ErrServiceUnavailable}, {503, 503, adreswijzer.ErrServiceUnavailable},
+		{504, 503, adreswijzer.ErrServiceUnavailable},
+	} {
+		e := ForStatus(c.in)
+		if e.Status != c.status || e.Code != c.code || e.Message == "" {
+			t.Errorf("%d: %d %s %q, want %d %s", c.in, e.Status, e.Code, e.Message, c.status, c.code)
+		}
+	}
+}

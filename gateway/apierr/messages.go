@@ -143,3 +143,34 @@ func Unavailable() *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: adreswijzer.ErrServiceUnavailable,
 		Message: "The address register is temporarily unavailable.", NextStep: failOpen}
 }
+
+// ForStatus is the refusal of the spec's shape for an error status that came without one (a
+// handler of the site, or the upstream, answered with a bare status or a page of its own):
+// the one code openapi.json pairs with the status. A status the document does not list
+// becomes 400 BAD_REQUEST when it blames the request and 500 INTERNAL_ERROR otherwise;
+// 502 and 504, a worker that could not be reached or did not answer, become 503
+// SERVICE_UNAVAILABLE, the status on which callers fail open by the spec.
+func ForStatus(status int) *Error {
+	switch {
+	case status == http.StatusUnauthorized:
+		return Unauthorized()
+	case status == http.StatusNotFound, status == http.StatusMethodNotAllowed:
+		e := NotFound()
+		e.Status = status
+		return e
+	case status == http.StatusRequestEntityTooLarge:
+		return TooLarge()
+	case status == http.StatusForbidden:
+		return &Error{Status: status, Code: adreswijzer.ErrForbidden, Message: "This request is not allowed."}
+	case status == http.StatusUnprocessableEntity:
+		return &Error{Status: status, Code: adreswijzer.ErrValidationFailed,
+			Message: "A parameter is missing or malformed."}
+	case status == http.StatusTooManyRequests:
+		return RateLimited(0)
+	case status == http.StatusBadGateway, status == http.StatusServiceUnavailable, status == http.StatusGatewayTimeout:
+		return Unavailable()
+	case status >= 400 && status < 500:
+		return &Error{Status: http.StatusBadRequest, Code: adreswijzer.ErrBadRequest, Message: "The request is malformed."}
+	}
+	return Internal()
+}
