@@ -154,7 +154,7 @@ func (ac *autocomplete) run(q string) {
 			ac.addrs = kept
 		}
 	}
-	ac.addrs = firstAddresses(ac.addrs, adreswijzer.MaxSuggestions) // all write shows
+	ac.addrs = firstPostal(ac.addrs, adreswijzer.MaxSuggestions) // all write shows
 }
 
 // fetch runs one store call within the budget and reports whether to go on.

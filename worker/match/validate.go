@@ -219,8 +219,7 @@ func (v *validation) run() (outcome, error) {
 	if tie != nil {
 		// Two places fit equally well: the same street name in two postcodes of the town
 		// when no usable postcode was typed, or two streets the typed name is as close to.
-		cands := append(append([]adreswijzer.Address{}, best.addrs...), tie.addrs...)
-		sortAddresses(cands)
+		cands := sortPostal(append(append([]adreswijzer.Address{}, best.addrs...), tie.addrs...))
 		p := pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}
 		if v.zip != zipOK {
 			p = pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip}
@@ -679,7 +678,7 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 				out.cands = append(out.cands, g.addrs...)
 			}
 		}
-		sortAddresses(out.cands)
+		out.cands = sortPostal(out.cands)
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
 		if v.c == adreswijzer.NL && !v.streetInCity() {
@@ -731,7 +730,7 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 					out.cands = append(out.cands, g.addrs...)
 				}
 			}
-			sortAddresses(out.cands)
+			out.cands = sortPostal(out.cands)
 		}
 	}
 	v.confirmed(&out)
@@ -803,7 +802,7 @@ func (v *validation) confirmed(out *outcome) {
 // resolve picks the address within the chosen group by the letter, toevoeging or box, and
 // decides between valid, corrected, ambiguous and invalid.
 func (v *validation) resolve(g *group) outcome {
-	sortAddresses(g.addrs)
+	g.addrs = sortPostal(g.addrs)
 	out := outcome{streetHit: &g.street}
 	u := resolveUnit(v.c, g.addrs, v.nums)
 	typedField := v.unitField

@@ -123,6 +123,12 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CR 5  "},
 	{name: "nl street without initials, number nowhere, does not block", req: nl("Bührmannlaan 999", "1381 GH", "Weesp"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl"},
+	// One postal address registered twice counts once: Blomstraat 17 is an office in use
+	// and a planned dwelling, Rue Harenheyde 89A two current Brussels ids.
+	{name: "nl address registered twice, in use and planned", req: nl("Blomstraat 17", "1382 AJ", "Weesp"),
+		status: "valid", confidence: "high", lang: "nl", match: "1382AJ 17  "},
+	{name: "be address registered twice", req: be("Rue Harenheyde 89 A", "1130", ""),
+		status: "valid", confidence: "high", lang: "fr", match: "1130 89 A "},
 	// An ordinal in the street is part of its name, and "1er" is the register's "Ier"
 	// (Place Albert Ier 24, Malmedy: the building and its box 1.Et).
 	{name: "be ordinal in the street is not the house number", req: with(be("Place Albert 1er 24", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr" }),
