@@ -84,6 +84,9 @@ type validation struct {
 
 	line      adreswijzer.AddressLine
 	hasNumber bool
+	// addr2 is address2 when it holds neither the street line nor the house number: the
+	// unit, as typed.
+	addr2 string
 	// nums are the readings of the house number, the likeliest first: the street line with
 	// the unit of address2 merged in, then the alternatives when the two disagree.
 	nums      []adreswijzer.HouseNumber
@@ -120,6 +123,7 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 		}
 	}
 	v.hasNumber = v.line.HasNumber && v.line.Number.Number > 0
+	v.addr2 = addr2
 	h := v.line.Number
 	v.nums = []adreswijzer.HouseNumber{h}
 	if unit, marker := adreswijzer.ParseUnit(v.c, addr2); unit != "" && v.hasNumber {
@@ -805,6 +809,9 @@ func (v *validation) resolve(g *group) outcome {
 	g.addrs = sortPostal(g.addrs)
 	out := outcome{streetHit: &g.street}
 	u := resolveUnit(v.c, g.addrs, v.nums)
+	if m := v.unitAsWritten(g.addrs); m != nil {
+		u = unitResult{kind: unitExact, match: m}
+	}
 	typedField := v.unitField
 	switch u.kind {
 	case unitExact:
@@ -854,6 +861,36 @@ func (v *validation) resolve(g *group) outcome {
 		}
 	}
 	return out
+}
+
+// unitAsWritten returns the address whose toevoeging or box is address2 as typed (letter
+// case, accents and a box word aside), when exactly one at the number has it. The unit
+// grammar reads what people mean ("2 hoog" is toevoeging 2, "1er étage" no box at all),
+// but a register writes some boxes as floors ("1ET", "2ét" in Malmedy): a customer who
+// copied the register's box meant that box, whatever it looks like.
+func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Address {
+	typed := v.addr2
+	if typed == "" || !v.hasNumber || v.line.Number.Unit != "" {
+		return nil
+	}
+	f := fold(typed)
+	if w, rest, ok := strings.Cut(f, " "); ok && (w == "bus" || w == "bte" || w == "boite" || w == "box" || w == "b") {
+		f = rest
+	}
+	key := strings.ReplaceAll(f, " ", "")
+	suffix := adreswijzer.LooseExtensionOf(v.line.Number.Suffix)
+	var found *adreswijzer.Address
+	for i := range as {
+		a := &as[i]
+		if a.Unit() == "" || compact(a.Unit()) != key || adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) != suffix {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = a
+	}
+	return found
 }
 
 // placeIssues names what was typed differently from the address a (or the group, when no

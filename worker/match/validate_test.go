@@ -129,6 +129,11 @@ var validateCases = []validateCase{
 		status: "valid", confidence: "high", lang: "nl", match: "1382AJ 17  "},
 	{name: "be address registered twice", req: be("Rue Harenheyde 89 A", "1130", ""),
 		status: "valid", confidence: "high", lang: "fr", match: "1130 89 A "},
+	// A box typed as the register writes it is that box, though it reads as a floor.
+	{name: "be box written like a floor", req: with(be("Rue Abbé Péters 45", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("1ET") }),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 45  1ET"},
+	{name: "be box written like a floor, with accent", req: with(be("Rue du Commerce 22", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("2ét") }),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 22  2ét"},
 	// An ordinal in the street is part of its name, and "1er" is the register's "Ier"
 	// (Place Albert Ier 24, Malmedy: the building and its box 1.Et).
 	{name: "be ordinal in the street is not the house number", req: with(be("Place Albert 1er 24", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr" }),
