@@ -54,6 +54,7 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 // because the agent must then accept every address and verify later anyway.
 func (s *service) verifyAll(ctx context.Context, in BatchInput) ([]BatchResult, []adreswijzer.Dataset, error) {
 	results := make([]BatchResult, len(in.Addresses))
+	known := s.knownPlace(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -67,7 +68,7 @@ func (s *service) verifyAll(ctx context.Context, in BatchInput) ([]BatchResult, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r, err := s.verifyItem(ctx, in.Addresses[i], in.Lang, in.Carrier)
+				r, err := s.verifyItem(ctx, in.Addresses[i], in.Lang, in.Carrier, known)
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -124,13 +125,13 @@ feed:
 
 // verifyItem verifies one address of a batch. Errors are the store's; an unusable input is
 // a result with status "error".
-func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string) (BatchResult, error) {
+func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string, known placeKnown) (BatchResult, error) {
 	res := BatchResult{ID: it.ID, Issues: []adreswijzer.IssueCode{}}
 	if strings.TrimSpace(it.ID) == "" || utf8.RuneCountInString(it.ID) > maxIDLength {
 		res.Status, res.Error = "error", fmt.Sprintf("id must be 1 to %d characters.", maxIDLength)
 		return res, nil
 	}
-	req, err := buildRequest(it.AddressFields, lang, carrier)
+	req, err := buildRequest(it.AddressFields, lang, carrier, known)
 	if err != nil {
 		res.Status, res.Error = "error", err.Error()
 		return res, nil

@@ -15,13 +15,23 @@ type freeForm struct {
 	country string
 }
 
+// placeKnown reports whether a text names a locality or municipality of a loaded register.
+// The splitter asks it where only the registers can tell a town from the rest of a line:
+// "Achtergracht 1 Weesp" has no comma before its town. A nil placeKnown knows no place,
+// and the splitter then cuts by commas, lines and postcodes alone.
+type placeKnown func(name string) bool
+
+func (k placeKnown) has(words []string) bool {
+	return k != nil && len(words) > 0 && k(strings.Join(words, " "))
+}
+
 // splitFreeForm reads an address as people write it on one line with commas or on several
 // lines: name and company lines, the street line, perhaps a line with the apartment or box,
 // the postcode with the city, perhaps the country. It finds the postcode (the rightmost
 // text that can be one, because a street may hold numbers), takes the city from beside it,
 // and the street line from before it; the root package's parsers and the matching engine
 // do the rest, so this only has to cut the text, never to judge it.
-func splitFreeForm(s string) freeForm {
+func splitFreeForm(s string, known placeKnown) freeForm {
 	var f freeForm
 	var segs [][]string // segments of the text, each as its words
 	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || r == ',' || r == ';' }) {
@@ -80,6 +90,9 @@ func splitFreeForm(s string) freeForm {
 		streetLines = []string{strings.Join(segs[0], " ")}
 	}
 	f.address1, f.address2 = pickStreetLine(streetLines)
+	if f.city == "" {
+		f.address1, f.city = cutTrailingPlace(f.address1, known)
+	}
 	return f
 }
 
@@ -108,6 +121,32 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 		}
 	}
 	return -1, 0, 0
+}
+
+// cutTrailingPlace splits a street line into the street line and a town after the house
+// number without a comma ("Achtergracht 1 Weesp"). The town must be a place the registers
+// know, and the line without it must read as the same street and house number: the words
+// were then no part of the number ("Kerkstraat 12 Ee" has the toevoeging EE, not the town
+// Ee).
+func cutTrailingPlace(line string, known placeKnown) (street, city string) {
+	words := strings.Fields(line)
+	if known == nil || len(words) < 2 {
+		return line, ""
+	}
+	whole := adreswijzer.ParseAddressLine(adreswijzer.NL, line)
+	if !whole.HasNumber || whole.Street == "" {
+		return line, ""
+	}
+	for k := min(3, len(words)-1); k >= 1; k-- {
+		if !known.has(words[len(words)-k:]) {
+			continue
+		}
+		rest := strings.Join(words[:len(words)-k], " ")
+		if p := adreswijzer.ParseAddressLine(adreswijzer.NL, rest); p.HasNumber && p.Street == whole.Street && p.Number == whole.Number {
+			return rest, strings.Join(words[len(words)-k:], " ")
+		}
+	}
+	return line, ""
 }
 
 // pickStreetLine takes the first line with a street and a house number as address1 and

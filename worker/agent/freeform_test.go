@@ -1,12 +1,39 @@
 package agent
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/match"
+)
+
+// samplePlaces knows the places of the register samples, as the splitter does on a worker
+// that serves them.
+func samplePlaces(t testing.TB) placeKnown {
+	t.Helper()
+	s := &service{engine: match.New(sampleData(t), match.Options{})}
+	return s.knownPlace(context.Background())
+}
+
+type splitCase struct {
+	in                                     string
+	address1, address2, zip, city, country string
+}
+
+func checkSplit(t *testing.T, known placeKnown, cases []splitCase) {
+	t.Helper()
+	for _, c := range cases {
+		f := splitFreeForm(c.in, known)
+		if f.address1 != c.address1 || f.address2 != c.address2 || f.zip != c.zip || f.city != c.city || f.country != c.country {
+			t.Errorf("splitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
+				c.in, f, c.address1, c.address2, c.zip, c.city, c.country)
+		}
+	}
+}
 
 func TestSplitFreeForm(t *testing.T) {
-	cases := []struct {
-		in                                     string
-		address1, address2, zip, city, country string
-	}{
+	checkSplit(t, samplePlaces(t), []splitCase{
 		{"Achtergracht 1, 1381 BK Weesp", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
 		{"Achtergracht 1 1381 BK Weesp", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
 		{"Achtergracht 1, 1381BK, Weesp, Noord-Holland", "Achtergracht 1", "", "1381BK", "Weesp", ""},
@@ -26,21 +53,72 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Unter den Linden 1, 10117 Berlin, Deutschland", "Unter den Linden 1", "", "", "10117 Berlin", "DE"},
 		{"Stevens-de Waelplein 9; 1502 Lembeek; BE", "Stevens-de Waelplein 9", "", "1502", "Lembeek", "BE"},
 		{" , \n ", "", "", "", "", ""},
-	}
+		// Words after the number are cut off as the town only when a register knows them
+		// and they are no part of the number.
+		{"Achtergracht 1 Parijs", "Achtergracht 1 Parijs", "", "", "", ""},
+		{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
+	})
+	checkSplit(t, placeKnown(func(n string) bool { return foldName(n) == "ee" }), []splitCase{
+		{"Kerkstraat 12 Ee", "Kerkstraat 12 Ee", "", "", "", ""},
+		{"Kerkstraat 12, Ee", "Kerkstraat 12", "", "", "Ee", ""},
+	})
+}
+
+// splitThenVerify checks the split of each address and then the verdict verify_address
+// gives it, so that a cut that looks right must also be read right by the engine.
+func splitThenVerify(t *testing.T, cases []struct {
+	split splitCase
+	want  verdict
+}) {
+	t.Helper()
+	known := samplePlaces(t)
+	var splits []splitCase
 	for _, c := range cases {
-		f := splitFreeForm(c.in)
-		if f.address1 != c.address1 || f.address2 != c.address2 || f.zip != c.zip || f.city != c.city || f.country != c.country {
-			t.Errorf("splitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
-				c.in, f, c.address1, c.address2, c.zip, c.city, c.country)
+		splits = append(splits, c.split)
+	}
+	checkSplit(t, known, splits)
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	for _, c := range cases {
+		if got, _ := verifyVerdict(t, cs, map[string]any{"address": c.split.in}); !sameVerdict(got, c.want) {
+			t.Errorf("verify %q:\ngot  %v\nwant %v", c.split.in, got, c.want)
 		}
 	}
 }
 
+// TestSplitTownWithoutComma: a town after the house number without a comma is the city
+// when a register knows it, and never when the words belong to the number.
+func TestSplitTownWithoutComma(t *testing.T) {
+	splitThenVerify(t, []struct {
+		split splitCase
+		want  verdict
+	}{
+		{splitCase{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
+			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1381 BK"}},
+		{splitCase{"Hugo de Grootlaan 16 bov Weesp", "Hugo de Grootlaan 16 bov", "", "", "Weesp", ""},
+			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1381 CS", unit: "bov"}},
+		{splitCase{"Rue du Pré aux Oies 134 bte 1 Haren", "Rue du Pré aux Oies 134 bte 1", "", "", "Haren", ""},
+			verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1130", unit: "bte b001"}},
+		{splitCase{"Route du Barrage 83 Malmedy", "Route du Barrage 83", "", "", "Malmedy", ""},
+			verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "4960"}},
+		{splitCase{"Achtergracht 1 Weesp, 1381 BK", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
+			verdict{status: "valid", country: "NL", zip: "1381 BK"}},
+	})
+}
+
+// FuzzSplitFreeForm holds the splitter to cutting, never inventing much: its parts are no
+// longer than the input. It knows a few real place names, so that the cuts that need the
+// registers run too.
 func FuzzSplitFreeForm(f *testing.F) {
 	f.Add("Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique")
 	f.Add("Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland")
+	f.Add("Achtergracht 1 Weesp")
+	places := map[string]bool{}
+	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
+		places[foldName(p)] = true
+	}
+	known := placeKnown(func(name string) bool { return places[foldName(name)] })
 	f.Fuzz(func(t *testing.T, s string) {
-		f := splitFreeForm(s)
+		f := splitFreeForm(s, known)
 		if len(f.address1)+len(f.address2)+len(f.zip)+len(f.city) > len(s)+8 {
 			t.Fatalf("parts longer than the input: %+v", f)
 		}

@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 
@@ -124,4 +126,46 @@ func errorText(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("tool error content is %T", res.Content[0])
 	}
 	return tc.Text
+}
+
+// verdict is what these tests compare of a verify_address answer.
+type verdict struct {
+	status   adreswijzer.Verdict
+	country  string // "" for null
+	issues   []adreswijzer.IssueCode
+	blocking bool
+	zip      string // normalized zip, "" when none
+	unit     string // normalized address2, "" when none
+}
+
+func (v verdict) String() string {
+	return fmt.Sprintf("status %s country %q issues %v blocking %v zip %q unit %q", v.status, v.country, v.issues, v.blocking, v.zip, v.unit)
+}
+
+// verifyVerdict calls verify_address and reads its answer, failing on a tool error.
+func verifyVerdict(t *testing.T, cs *mcp.ClientSession, args map[string]any) (verdict, VerifyOutput) {
+	t.Helper()
+	var out VerifyOutput
+	if res := call(t, cs, ToolVerify, args, &out); res.IsError {
+		t.Fatalf("tool error: %s", errorText(t, res))
+	}
+	v := verdict{status: out.Status, blocking: out.Blocking}
+	if out.CountryCode != nil {
+		v.country = *out.CountryCode
+	}
+	for _, is := range out.Issues {
+		v.issues = append(v.issues, is.Code)
+	}
+	if n := out.Normalized; n != nil {
+		v.zip = n.Zip
+		if n.Address2 != nil {
+			v.unit = *n.Address2
+		}
+	}
+	return v, out
+}
+
+func sameVerdict(a, b verdict) bool {
+	return a.status == b.status && a.country == b.country && slices.Equal(a.issues, b.issues) &&
+		a.blocking == b.blocking && a.zip == b.zip && a.unit == b.unit
 }

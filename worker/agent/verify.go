@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,13 +25,13 @@ type verified struct {
 
 func (s *service) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, VerifyOutput, error) {
 	start := time.Now()
-	r, err := buildRequest(in.AddressFields, in.Lang, in.Carrier)
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	r, err := buildRequest(in.AddressFields, in.Lang, in.Carrier, s.knownPlace(ctx))
 	if err != nil {
 		s.logCall(ctx, ToolVerify, start, 0, "bad input", err)
 		return nil, VerifyOutput{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
-	defer cancel()
 	v, err := s.verify(ctx, r)
 	if err != nil {
 		err = unavailable()
@@ -71,9 +70,10 @@ func verifyOutput(v verified) VerifyOutput {
 // are far shorter, and an answer must not grow with whatever a caller puts there.
 const maxIDLength = 100
 
-// buildRequest checks the arguments and turns them into a validate request. Its errors are
-// for the agent and name the argument, never its value.
-func buildRequest(a AddressFields, lang, carrier string) (adreswijzer.ValidateRequest, error) {
+// buildRequest checks the arguments and turns them into a validate request, splitting a
+// free-form address with the place names of known. Its errors are for the agent and name
+// the argument, never its value.
+func buildRequest(a AddressFields, lang, carrier string, known placeKnown) (adreswijzer.ValidateRequest, error) {
 	l, k, err := langAndCarrier(lang, carrier)
 	if err != nil {
 		return adreswijzer.ValidateRequest{}, err
@@ -101,7 +101,7 @@ func buildRequest(a AddressFields, lang, carrier string) (adreswijzer.ValidateRe
 		CustomerConfirmed: a.CustomerConfirmed, AllowPoBox: a.AllowPoBox,
 	}
 	if free {
-		f := splitFreeForm(a.Address)
+		f := splitFreeForm(a.Address, known)
 		r.Address1, r.Zip, r.CountryCode = f.address1, f.zip, f.country
 		if f.address2 != "" {
 			r.Address2 = &f.address2
@@ -268,7 +268,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 			if knowsPostcode(t.ds, t.c, req.Zip) {
 				score += 2
 			}
-			if req.City != nil && knowsCity(t.ds, *req.City) {
+			if req.City != nil && s.knowsCity(t.c, t.ds, *req.City) {
 				score++
 			}
 			switch {
@@ -366,32 +366,4 @@ func knowsPostcode(ds adreswijzer.Dataset, c adreswijzer.Country, zip string) bo
 	}
 	i := sort.Search(len(cat.Places), func(i int) bool { return cat.Places[i].Postcode >= digits })
 	return i < len(cat.Places) && strings.HasPrefix(cat.Places[i].Postcode, digits)
-}
-
-// knowsCity reports whether a locality or municipality of the register has the name, in any
-// of its languages, letter case and accents aside.
-func knowsCity(ds adreswijzer.Dataset, city string) bool {
-	key := foldName(city)
-	if key == "" {
-		return false
-	}
-	for _, l := range ds.Catalog().Localities {
-		for _, n := range append(l.Names.All(), l.Municipality.All()...) {
-			if foldName(n) == key {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// foldName compares place names: lower case, accents and punctuation dropped.
-func foldName(s string) string {
-	var b strings.Builder
-	for _, r := range diacritics.Replace(strings.ToLower(s)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
