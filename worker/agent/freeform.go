@@ -17,8 +17,9 @@ type freeForm struct {
 
 // placeKnown reports whether a text names a locality or municipality of a loaded register.
 // The splitter asks it where only the registers can tell a town from the rest of a line:
-// "Achtergracht 1 Weesp" has no comma before its town. A nil placeKnown knows no place,
-// and the splitter then cuts by commas, lines and postcodes alone.
+// "Achtergracht 1 Weesp" has no comma before its town, and "1502 Lembeek Stevens-de
+// Waelplein 9" none after it. A nil placeKnown knows no place, and the splitter then cuts
+// by commas, lines and postcodes alone.
 type placeKnown func(name string) bool
 
 func (k placeKnown) has(words []string) bool {
@@ -27,10 +28,12 @@ func (k placeKnown) has(words []string) bool {
 
 // splitFreeForm reads an address as people write it on one line with commas or on several
 // lines: name and company lines, the street line, perhaps a line with the apartment or box,
-// the postcode with the city, perhaps the country. It finds the postcode (the rightmost
-// text that can be one, because a street may hold numbers), takes the city from beside it,
-// and the street line from before it; the root package's parsers and the matching engine
-// do the rest, so this only has to cut the text, never to judge it.
+// the postcode with the city, perhaps the country, and the postcode with the city may as
+// well come first, as platforms that print the locality first write it. It finds the
+// postcode (the rightmost text that can be one, because a street may hold numbers), takes
+// the city from beside it, and the street line from the lines before it or, when none of
+// those has a house number, after it; the root package's parsers and the matching engine do
+// the rest, so this only has to cut the text, never to judge it.
 func splitFreeForm(s string, known placeKnown) freeForm {
 	var f freeForm
 	var segs [][]string // segments of the text, each as its words
@@ -59,37 +62,40 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 	if len(segs) == 0 {
 		return f
 	}
-	si, wi, k := findPostcode(segs)
-	var streetLines []string
-	switch {
+	var pre, post [][]string // the lines before and after the postcode's
+	switch si, wi, k := findPostcode(segs); {
 	case si >= 0:
 		seg := segs[si]
 		f.zip = strings.Join(seg[wi:wi+k], " ")
-		before, after := seg[:wi], seg[wi+k:]
+		before, after, rest := seg[:wi], seg[wi+k:], segs[si+1:]
 		switch {
 		case len(after) > 0:
-			f.city = strings.Join(after, " ")
-		case si+1 < len(segs):
-			f.city = strings.Join(segs[si+1], " ")
-		case si > 0 && len(before) > 0:
+			city, street := cutLeadingPlace(after, known)
+			f.city = strings.Join(city, " ")
+			if len(street) > 0 {
+				post = append(post, street)
+			}
+		case len(before) > 0 && !isStreetLine(before):
 			// "Weesp 1381 BN" on a line of its own.
 			f.city, before = strings.Join(before, " "), nil
+		case len(rest) > 0 && !isStreetLine(rest[0]):
+			// "Achtergracht 1, 1381 BK, Weesp".
+			f.city, rest = strings.Join(rest[0], " "), rest[1:]
 		}
-		for _, w := range segs[:si] {
-			streetLines = append(streetLines, strings.Join(w, " "))
-		}
+		pre = append(pre, segs[:si]...)
 		if len(before) > 0 {
-			streetLines = append(streetLines, strings.Join(before, " "))
+			pre = append(pre, before)
 		}
+		post = append(post, rest...)
+	case len(segs) > 1 && known.has(segs[0]) && isStreetLine(segs[len(segs)-1]):
+		// "Weesp, Achtergracht 1": the town first, and no postcode.
+		f.city, post = strings.Join(segs[0], " "), segs[1:]
 	case len(segs) > 1:
-		f.city = strings.Join(segs[len(segs)-1], " ")
-		for _, w := range segs[:len(segs)-1] {
-			streetLines = append(streetLines, strings.Join(w, " "))
-		}
+		f.city, pre = strings.Join(segs[len(segs)-1], " "), segs[:len(segs)-1]
 	default:
-		streetLines = []string{strings.Join(segs[0], " ")}
+		pre = segs
 	}
-	f.address1, f.address2 = pickStreetLine(streetLines)
+	f.address1, f.address2 = pickStreetLine(pre, post)
 	if f.city == "" {
 		f.address1, f.city = cutTrailingPlace(f.address1, known)
 	}
@@ -98,8 +104,9 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 
 // findPostcode returns the segment, the word and the number of words (1 or 2) of the
 // rightmost text that can be a Dutch or Belgian postcode, or si = -1. A bare four-digit
-// number that ends a street line followed by another line is the house number
-// ("Kerkstraat 1000, Brussel"), not a postcode.
+// number that ends a street line ("Kerkstraat 1000") is taken for the house number when
+// the address reads better so: when a town follows on a line without a street, or when an
+// earlier line starts with a postcode ("1000 Brussel, Kerkstraat 1000").
 func findPostcode(segs [][]string) (si, wi, k int) {
 	for si = len(segs) - 1; si >= 0; si-- {
 		seg := segs[si]
@@ -108,12 +115,10 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 				if wi+k > len(seg) {
 					continue
 				}
-				cand := strings.Join(seg[wi:wi+k], " ")
-				nl, be := adreswijzer.PostcodeCountry(cand)
-				if !nl && !be {
+				if nl, be := adreswijzer.PostcodeCountry(strings.Join(seg[wi:wi+k], " ")); !nl && !be {
 					continue
 				}
-				if k == 1 && wi > 0 && wi == len(seg)-1 && si+1 < len(segs) && !hasDigit(seg[:wi]) && isDigits(cand) {
+				if k == 1 && endsStreetLine(seg, wi) && houseNumberRather(segs, si) {
 					continue
 				}
 				return si, wi, k
@@ -121,6 +126,53 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 		}
 	}
 	return -1, 0, 0
+}
+
+// endsStreetLine reports whether the word at wi is a bare number ending a segment of words
+// without digits, as the house number of "Kerkstraat 1000" is.
+func endsStreetLine(seg []string, wi int) bool {
+	return wi > 0 && wi == len(seg)-1 && isDigits(seg[wi]) && !hasDigit(seg[:wi])
+}
+
+// houseNumberRather decides for a number that ends a street line in segment si.
+func houseNumberRather(segs [][]string, si int) bool {
+	if si+1 < len(segs) {
+		// "Kerkstraat 1000, Brussel", unlike "Brussel 1000, Kerkstraat 12".
+		for _, seg := range segs[si+1:] {
+			if isStreetLine(seg) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, seg := range segs[:si] {
+		for k := 1; k <= min(2, len(seg)); k++ {
+			if nl, be := adreswijzer.PostcodeCountry(strings.Join(seg[:k], " ")); nl || be {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isStreetLine reports whether words hold a street and a house number.
+func isStreetLine(words []string) bool {
+	p := adreswijzer.ParseAddressLine(adreswijzer.NL, strings.Join(words, " "))
+	return p.HasNumber && p.Street != ""
+}
+
+// cutLeadingPlace splits the text after a postcode into the town and a street line that
+// follows it without a comma ("1502 Lembeek Stevens-de Waelplein 9"). Only a place the
+// registers know is cut off; otherwise it is all the town.
+func cutLeadingPlace(after []string, known placeKnown) (city, street []string) {
+	if known != nil && isStreetLine(after) {
+		for k := min(3, len(after)-1); k >= 1; k-- {
+			if known.has(after[:k]) && isStreetLine(after[k:]) {
+				return after[:k], after[k:]
+			}
+		}
+	}
+	return after, nil
 }
 
 // cutTrailingPlace splits a street line into the street line and a town after the house
@@ -150,16 +202,31 @@ func cutTrailingPlace(line string, known placeKnown) (street, city string) {
 }
 
 // pickStreetLine takes the first line with a street and a house number as address1 and
-// what follows it (an apartment or box line) as address2. Lines before it are names and
-// companies, which the registers do not hold. Without such a line the lines are joined, so
-// that "Hugo de Grootlaan" and "16" on two lines still make a street line.
-func pickStreetLine(lines []string) (address1, address2 string) {
-	for i, l := range lines {
-		if p := adreswijzer.ParseAddressLine(adreswijzer.NL, l); p.HasNumber && p.Street != "" {
-			return l, strings.Join(lines[i+1:], " ")
+// what follows it (an apartment or box line) as address2: from the lines before the
+// postcode, or when none of them has one, from the lines after it. Lines before the street
+// line are names and companies, which the registers do not hold. Without such a line the
+// lines are joined, so that "Hugo de Grootlaan" and "16" on two lines still make a street
+// line.
+func pickStreetLine(pre, post [][]string) (address1, address2 string) {
+	for _, lines := range [][][]string{pre, post} {
+		for i, l := range lines {
+			if isStreetLine(l) {
+				return strings.Join(l, " "), joinLines(lines[i+1:])
+			}
 		}
 	}
-	return strings.Join(lines, " "), ""
+	if len(pre) > 0 {
+		return joinLines(pre), ""
+	}
+	return joinLines(post), ""
+}
+
+func joinLines(lines [][]string) string {
+	var parts []string
+	for _, l := range lines {
+		parts = append(parts, strings.Join(l, " "))
+	}
+	return strings.Join(parts, " ")
 }
 
 func hasDigit(words []string) bool {

@@ -85,6 +85,33 @@ func splitThenVerify(t *testing.T, cases []struct {
 	}
 }
 
+// TestSplitPostcodeFirst: the postcode and town may come first, as platforms that print
+// the locality first write them; the street line is then read after them.
+func TestSplitPostcodeFirst(t *testing.T) {
+	splitThenVerify(t, []struct {
+		split splitCase
+		want  verdict
+	}{
+		{splitCase{"1502 Lembeek, Stevens-de Waelplein 9 bus 2", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", ""},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+		{splitCase{"1502 Lembeek\nStevens-de Waelplein 9\nbus 2\nBelgië", "Stevens-de Waelplein 9", "bus 2", "1502", "Lembeek", "BE"},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+		{splitCase{"1502 Lembeek Stevens-de Waelplein 9 bus 2", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", ""},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+		{splitCase{"1381 CS Weesp, Hugo de Grootlaan 16 bov", "Hugo de Grootlaan 16 bov", "", "1381 CS", "Weesp", ""},
+			verdict{status: "valid", country: "NL", zip: "1381 CS", unit: "bov"}},
+		{splitCase{"Weesp 1381 BK, Achtergracht 1", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
+			verdict{status: "valid", country: "NL", zip: "1381 BK"}},
+		{splitCase{"4960 Malmedy, Route du Barrage 83, Belgique", "Route du Barrage 83", "", "4960", "Malmedy", "BE"},
+			verdict{status: "valid", country: "BE", zip: "4960"}},
+		{splitCase{"Weesp, Achtergracht 1", "Achtergracht 1", "", "", "Weesp", ""},
+			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1381 BK"}},
+		// A four-digit house number is not taken for the postcode when one comes first.
+		{splitCase{"1130 Haren, Ganzenweidestraat 1000", "Ganzenweidestraat 1000", "", "1130", "Haren", ""},
+			verdict{status: "invalid", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueHouseNumberNotFound}}},
+	})
+}
+
 // TestSplitTownWithoutComma: a town after the house number without a comma is the city
 // when a register knows it, and never when the words belong to the number.
 func TestSplitTownWithoutComma(t *testing.T) {
@@ -112,6 +139,7 @@ func FuzzSplitFreeForm(f *testing.F) {
 	f.Add("Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique")
 	f.Add("Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland")
 	f.Add("Achtergracht 1 Weesp")
+	f.Add("1502 Lembeek Stevens-de Waelplein 9 bus 2")
 	places := map[string]bool{}
 	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
 		places[foldName(p)] = true
