@@ -3,6 +3,7 @@ package agent
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -37,26 +38,24 @@ func (k placeKnown) has(words []string) bool {
 func splitFreeForm(s string, known placeKnown) freeForm {
 	var f freeForm
 	var segs [][]string // segments of the text, each as its words
-	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || r == ',' || r == ';' }) {
-		words := strings.Fields(seg)
-		if len(words) == 0 {
-			continue
-		}
-		if c := countryWord(strings.Join(words, " ")); c != "" {
-			f.country = c
-			continue
-		}
-		segs = append(segs, words)
-	}
-	// A country written after the city without a comma: "1130 Haren Belgique".
-	if n := len(segs); n > 0 && f.country == "" {
-		last := segs[n-1]
-		for k := min(3, len(last)-1); k >= 1; k-- {
-			if c := countryWord(strings.Join(last[len(last)-k:], " ")); c != "" && len(c) == 2 && isLongCountryName(last[len(last)-k:]) {
-				f.country = c
-				segs[n-1] = last[:len(last)-k]
-				break
+	for _, seg := range strings.FieldsFunc(s, isSegmentBreak) {
+		for _, words := range splitAtDashes(strings.Fields(seg)) {
+			if words = trimWords(words); len(words) == 0 {
+				continue
 			}
+			if c := countryWord(strings.Join(words, " ")); c != "" {
+				f.country = c
+				continue
+			}
+			segs = append(segs, words)
+		}
+	}
+	// A country written after the city without a comma: "1130 Haren Belgique",
+	// "1381 BC Weesp NL".
+	if n := len(segs); n > 0 {
+		var c string
+		if segs[n-1], c = cutCountry(segs[n-1], known); f.country == "" {
+			f.country = c
 		}
 	}
 	if len(segs) == 0 {
@@ -99,7 +98,117 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 	if f.city == "" {
 		f.address1, f.city = cutTrailingPlace(f.address1, known)
 	}
+	// "1381 BC Weesp NL, Nieuwstraat 12a": the city need not be the last segment.
+	if city, c := cutCountry(strings.Fields(f.city), known); c != "" {
+		f.city = strings.Join(city, " ")
+		if f.country == "" {
+			f.country = c
+		}
+	}
+	f.address1, f.address2, f.city = trimEdges(f.address1), trimEdges(f.address2), trimEdges(f.city)
 	return f
+}
+
+// isSegmentBreak separates the lines of an address: line breaks, and the commas and
+// semicolons people put in their place on one line.
+func isSegmentBreak(r rune) bool { return r == '\n' || r == '\r' || r == ',' || r == ';' }
+
+// splitAtDashes cuts a segment at a dash standing alone between spaces where people use it
+// as a comma ("Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique"): before a word
+// or a postcode with its town. A dash before another number or a single letter stays, for
+// it joins a range or a toevoeging ("Kerkstraat 12 - 14", "Bloemendalerweg 51 - A").
+func splitAtDashes(words []string) [][]string {
+	var out [][]string
+	start := 0
+	for i, w := range words {
+		if !isDash(w) || !dashSeparates(words[i+1:]) {
+			continue
+		}
+		if i > start {
+			out = append(out, words[start:i])
+		}
+		start = i + 1
+	}
+	if start < len(words) {
+		out = append(out, words[start:])
+	}
+	return out
+}
+
+func isDash(w string) bool {
+	switch w {
+	case "-", "--", "\u2013", "\u2014", "\u2212":
+		return true
+	}
+	return false
+}
+
+// dashSeparates reports whether what follows a lone dash starts a new segment: nothing, a
+// word of two or more letters, or a postcode followed by more.
+func dashSeparates(rest []string) bool {
+	if len(rest) == 0 {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(rest[0]); unicode.IsLetter(r) {
+		return utf8.RuneCountInString(rest[0]) >= 2
+	}
+	for k := 2; k >= 1; k-- {
+		if len(rest) > k {
+			if nl, be := adreswijzer.PostcodeCountry(strings.Join(rest[:k], " ")); nl || be {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isEdgePunct is what ends or starts a segment as sentence punctuation ("Weesp.",
+// "12a."), never part of a name or number; the apostrophe stays for "'s-Gravenhage".
+func isEdgePunct(r rune) bool {
+	return strings.ContainsRune(".:!?\"\u00ab\u00bb\u201c\u201d-\u2013\u2014\u2212", r)
+}
+
+// trimWords takes the punctuation off the ends of a segment, dropping words of nothing else.
+func trimWords(words []string) []string {
+	for len(words) > 0 {
+		if w := strings.TrimLeftFunc(words[0], isEdgePunct); w != "" {
+			words[0] = w
+			break
+		}
+		words = words[1:]
+	}
+	for len(words) > 0 {
+		if w := strings.TrimRightFunc(words[len(words)-1], isEdgePunct); w != "" {
+			words[len(words)-1] = w
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+func trimEdges(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || isEdgePunct(r) })
+}
+
+// cutCountry takes a country name or code off the end of words ("Weesp NL", "Haren
+// Belgique"). A code of two or three letters counts only after a word with a letter in it,
+// because "1381 BE" is a Dutch postcode with the letters BE; and nothing is cut from the
+// name of a place the registers know.
+func cutCountry(words []string, known placeKnown) (rest []string, code string) {
+	for k := min(3, len(words)-1); k >= 1; k-- {
+		tail := strings.Join(words[len(words)-k:], " ")
+		c := countryWord(tail)
+		if c == "" {
+			continue
+		}
+		rest = words[:len(words)-k]
+		if len(tail) <= 3 && !hasLetter(rest[len(rest)-1]) || known.has(words) {
+			return words, ""
+		}
+		return rest, c
+	}
+	return words, ""
 }
 
 // findPostcode returns the segment, the word and the number of words (1 or 2) of the
@@ -238,6 +347,8 @@ func hasDigit(words []string) bool {
 	return false
 }
 
+func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
+
 func isDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
@@ -264,12 +375,6 @@ var countryNames = map[string]string{
 // countryWord returns the ISO code a text names as a country, or "".
 func countryWord(s string) string {
 	return countryNames[foldCountry(s)]
-}
-
-// isLongCountryName keeps two- and three-letter codes out of the trailing match: "1381 BE"
-// is a Dutch postcode with the letters BE, and "Haren NL" is rare enough to need a comma.
-func isLongCountryName(words []string) bool {
-	return len(strings.Join(words, " ")) > 3
 }
 
 var diacritics = strings.NewReplacer(

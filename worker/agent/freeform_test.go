@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/match"
@@ -132,23 +134,110 @@ func TestSplitTownWithoutComma(t *testing.T) {
 	})
 }
 
-// FuzzSplitFreeForm holds the splitter to cutting, never inventing much: its parts are no
-// longer than the input. It knows a few real place names, so that the cuts that need the
+// TestSplitLeftovers: a country written after the town without a comma, sentence
+// punctuation and dashes used as commas stay out of the city and the street.
+func TestSplitLeftovers(t *testing.T) {
+	splitThenVerify(t, []struct {
+		split splitCase
+		want  verdict
+	}{
+		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp NL", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp Nederland", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp the Netherlands", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp Holland.", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp NL, Nederland", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"1381 BC Weesp NL, Nieuwstraat 12a", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Nieuwstraat 12a. 1381 BC Weesp.", "Nieuwstraat 12a", "", "1381 BC", "Weesp", ""},
+			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
+		{splitCase{"Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique", "Rue du Pré aux Oies 134 bte 1", "", "1130", "Bruxelles", "BE"},
+			verdict{status: "valid", country: "BE", zip: "1130", unit: "bte b001"}},
+		{splitCase{"Ganzenweidestraat 134 bus 1 – 1130 Haren – België", "Ganzenweidestraat 134 bus 1", "", "1130", "Haren", "BE"},
+			verdict{status: "valid", country: "BE", zip: "1130", unit: "bus b001"}},
+		{splitCase{"Route du Barrage 83, 4960 Malmedy BE", "Route du Barrage 83", "", "4960", "Malmedy", "BE"},
+			verdict{status: "valid", country: "BE", zip: "4960"}},
+		{splitCase{"Route du Barrage 83, 4960 Malmedy Belgien", "Route du Barrage 83", "", "4960", "Malmedy", "BE"},
+			verdict{status: "valid", country: "BE", zip: "4960"}},
+		{splitCase{"Stevens-de Waelplein 9 bus 2, 1502 Lembeek Belgium!", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", "BE"},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+		// The letters of a Dutch postcode are no country, and a dash between numbers
+		// joins them.
+		{splitCase{"Achtergracht 1, 1381 BE Weesp", "Achtergracht 1", "", "1381 BE", "Weesp", ""},
+			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueHouseNumberNotFound}, zip: "1381 BK"}},
+		{splitCase{"Bloemendalerweg 51A - 10, 1382 KB Weesp", "Bloemendalerweg 51A - 10", "", "1382 KB", "Weesp", ""},
+			verdict{status: "valid", country: "NL", zip: "1382 KB", unit: "10"}},
+	})
+}
+
+// FuzzSplitFreeForm holds the splitter to cutting, never inventing: every word it returns
+// is in the input, no word is used twice, a postcode it returns has a Dutch or Belgian form,
+// a country is one a country word names, and no field starts or ends with a space or
+// sentence punctuation. It knows a few real place names, so that the cuts that need the
 // registers run too.
 func FuzzSplitFreeForm(f *testing.F) {
-	f.Add("Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique")
-	f.Add("Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland")
-	f.Add("Achtergracht 1 Weesp")
-	f.Add("1502 Lembeek Stevens-de Waelplein 9 bus 2")
+	for _, s := range []string{
+		"Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique",
+		"Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland",
+		"1502 Lembeek, Stevens-de Waelplein 9 bus 2",
+		"1502 Lembeek Stevens-de Waelplein 9 bus 2",
+		"Achtergracht 1 Weesp",
+		"Weesp, Achtergracht 1",
+		"Nieuwstraat 12a. 1381 BC Weesp. NL",
+		"Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique",
+		"Brussel 1000, Kerkstraat 1000",
+		"Kerkstraat 12 - 14 - 1000 Brussel",
+	} {
+		f.Add(s)
+	}
 	places := map[string]bool{}
 	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
 		places[foldName(p)] = true
 	}
 	known := placeKnown(func(name string) bool { return places[foldName(name)] })
+	countries := map[string]bool{}
+	for _, c := range countryNames {
+		countries[c] = true
+	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4*adreswijzer.MaxFreeFormLength {
+			return // the tools refuse longer text before splitting it
+		}
 		f := splitFreeForm(s, known)
-		if len(f.address1)+len(f.address2)+len(f.zip)+len(f.city) > len(s)+8 {
-			t.Fatalf("parts longer than the input: %+v", f)
+		used := 0
+		for _, field := range []string{f.address1, f.address2, f.zip, f.city} {
+			if field != strings.TrimSpace(field) || field != "" && field != f.zip && trimEdges(field) != field {
+				t.Fatalf("field %q not trimmed: %+v", field, f)
+			}
+			for _, w := range strings.Fields(field) {
+				used++
+				if !strings.Contains(s, w) {
+					t.Fatalf("word %q is not in the input: %+v", w, f)
+				}
+			}
+		}
+		if total := len(strings.Fields(strings.Map(func(r rune) rune {
+			if isSegmentBreak(r) {
+				return ' '
+			}
+			return r
+		}, s))); used > total {
+			t.Fatalf("%d words out of %d in: %+v", used, total, f)
+		}
+		if f.zip != "" {
+			if nl, be := adreswijzer.PostcodeCountry(f.zip); !nl && !be {
+				t.Fatalf("zip %q is no postcode: %+v", f.zip, f)
+			}
+		}
+		if f.country != "" && !countries[f.country] {
+			t.Fatalf("country %q", f.country)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(f.address1+f.address2+f.zip+f.city) {
+			t.Fatalf("invalid UTF-8 out of valid input: %+v", f)
 		}
 	})
 }
