@@ -202,53 +202,43 @@ func leadingDigits(zip string) string {
 	return b.String()
 }
 
-// detect finds the country of an address that names none, from the strongest clue to the
-// weakest: the postcode's shape (four digits and two letters are Dutch); then which
-// register knows the address; then which register knows the postcode or the city. When
-// the clues do not single out one country, the answer asks (COUNTRY_AMBIGUOUS) rather than
-// guessing: a parcel sent to the wrong country is lost.
+// detect finds the country of an address that names none, from the evidence in it: the
+// postcode's shape (four digits and two letters are Dutch, a B- prefix Belgian, four bare
+// digits either); then which register knows the address; then which knows the postcode or
+// the place. COUNTRY_AMBIGUOUS is the answer only when the evidence fits both countries,
+// because a parcel sent to the wrong country is lost. Input with no evidence for either
+// (no postcode, no known place, found in neither register) is answered with what is wrong
+// with it in any country, not with a question about the country.
 func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (verified, error) {
-	candidates := adreswijzer.Countries
+	fits := map[adreswijzer.Country]bool{adreswijzer.NL: true, adreswijzer.BE: true}
+	hasPostcode := false
 	if zip := strings.TrimSpace(req.Zip); zip != "" {
-		nl, be := adreswijzer.PostcodeCountry(zip)
-		switch {
-		case nl && !be:
-			candidates = []adreswijzer.Country{adreswijzer.NL}
-		case be && !nl:
-			candidates = []adreswijzer.Country{adreswijzer.BE}
+		if nl, be := adreswijzer.PostcodeCountry(zip); nl || be {
+			fits[adreswijzer.NL], fits[adreswijzer.BE], hasPostcode = nl, be, true
 		}
 	}
 	var all []candidate
-	var lastErr error
-	for _, c := range candidates {
+	var missing error
+	for _, c := range adreswijzer.Countries {
+		if !fits[c] {
+			continue
+		}
 		ds, err := s.engine.Dataset(ctx, c)
 		if errors.Is(err, adreswijzer.ErrNoDataset) {
-			lastErr = err
+			missing = fmt.Errorf("detect country: register of %s: %w", c, err)
 			continue // a country without a dataset cannot be the answer
 		}
 		if err != nil {
 			// A register that is down could hold the address: no guessing from the other.
-			return verified{}, err
+			return verified{}, fmt.Errorf("detect country: register of %s: %w", c, err)
 		}
 		r := req
 		r.CountryCode = string(c)
 		resp, err := s.engine.Validate(ctx, r)
 		if err != nil {
-			if errors.Is(err, adreswijzer.ErrNoDataset) {
-				lastErr = err
-				continue
-			}
-			return verified{}, err
+			return verified{}, fmt.Errorf("detect country: validate in %s: %w", c, err)
 		}
 		all = append(all, candidate{c: c, resp: resp, ds: ds, found: confirms(req.Zip, resp)})
-	}
-	switch len(all) {
-	case 0:
-		return verified{}, lastErr
-	case 1:
-		if len(candidates) == 1 || all[0].found {
-			return verified{resp: all[0].resp, country: string(all[0].c)}, nil
-		}
 	}
 	var found []candidate
 	for _, t := range all {
@@ -256,12 +246,24 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 			found = append(found, t)
 		}
 	}
-	if len(found) == 1 {
-		return verified{resp: found[0].resp, country: string(found[0].c)}, nil
+	if len(all) == 0 {
+		return verified{}, missing
 	}
-	if len(found) == 0 {
-		// Nothing matched: an invalid answer from the country whose register knows the
-		// postcode (or else the city) explains best what is wrong.
+	switch {
+	case len(found) == 1:
+		return found[0].verified(), nil
+	case len(found) > 1:
+		// Found in both: the place typed may still name one country.
+		if one := s.placeIn(found, req.City); one != nil {
+			return one.verified(), nil
+		}
+		return verified{resp: countryAmbiguous(req, all)}, nil
+	case len(all) == 1 && hasPostcode:
+		// The postcode's shape singled out the country.
+		return all[0].verified(), nil
+	case hasPostcode:
+		// Found nowhere, and four bare digits fit both: an invalid answer from the country
+		// whose register knows the postcode (or else the city) explains best what is wrong.
 		best, bestScore, tie := -1, 0, false
 		for i, t := range all {
 			score := 0
@@ -279,10 +281,90 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 			}
 		}
 		if best >= 0 && !tie {
-			return verified{resp: all[best].resp, country: string(all[best].c)}, nil
+			return all[best].verified(), nil
+		}
+		return verified{resp: countryAmbiguous(req, all)}, nil
+	}
+	// No postcode of either country and found in neither register: the place is the only
+	// evidence left.
+	var knowing []candidate
+	for _, t := range all {
+		if req.City != nil && s.knowsCity(t.c, t.ds, *req.City) {
+			knowing = append(knowing, t)
 		}
 	}
+	switch len(knowing) {
+	case 1:
+		return knowing[0].verified(), nil
+	case 0:
+		return verified{resp: noCountry(req, all)}, nil
+	}
 	return verified{resp: countryAmbiguous(req, all)}, nil
+}
+
+func (t candidate) verified() verified { return verified{resp: t.resp, country: string(t.c)} }
+
+// placeIn returns the one candidate whose register knows the city, or nil.
+func (s *service) placeIn(cands []candidate, city *string) *candidate {
+	if city == nil {
+		return nil
+	}
+	var one *candidate
+	for i, t := range cands {
+		if s.knowsCity(t.c, t.ds, *city) {
+			if one != nil {
+				return nil
+			}
+			one = &cands[i]
+		}
+	}
+	return one
+}
+
+// noCountry answers an address with nothing Dutch or Belgian about it: no postcode either
+// country could have, no place either register knows, no address either register holds
+// ("asdfghjkl", "Rue de Rivoli 1, 75001 Paris"). Asking which of the two countries would
+// be a wrong question; what is wrong in both is a missing or impossible postcode, which
+// blocks by the spec, and perhaps the missing house number.
+func noCountry(req adreswijzer.ValidateRequest, tried []candidate) adreswijzer.ValidateResponse {
+	lang, ok := adreswijzer.ParseLanguage(req.Lang)
+	if !ok {
+		lang = adreswijzer.DefaultLanguage
+	}
+	resp := adreswijzer.ValidateResponse{
+		Status:      adreswijzer.VerdictInvalid,
+		Suggestions: []adreswijzer.NormalizedAddress{},
+		Confidence:  adreswijzer.ConfidenceLow,
+		Blocking:    true,
+		NextStep:    messages.NextStep(lang, messages.Blocking(adreswijzer.FieldZip)),
+	}
+	if !hasHouseNumber(req) {
+		resp.Issues = append(resp.Issues, messages.NewIssue(lang, adreswijzer.IssueMissingHouseNumber, adreswijzer.FieldAddress1, messages.Details{}))
+		resp.NextStep = messages.NextStep(lang, messages.MissingHouseNumber)
+	}
+	resp.Issues = append(resp.Issues, messages.NewIssue(lang, adreswijzer.IssueFormatInvalid, adreswijzer.FieldZip, messages.Details{}))
+	var dss []adreswijzer.Dataset
+	for _, t := range tried {
+		dss = append(dss, t.ds)
+	}
+	resp.Meta = registersMeta(lang, dss)
+	return resp
+}
+
+// hasHouseNumber reports whether the street line, or address2 when address1 holds a name,
+// has a house number, as the engine reads them.
+func hasHouseNumber(req adreswijzer.ValidateRequest) bool {
+	if l := adreswijzer.ParseAddressLine(adreswijzer.NL, req.Address1); l.HasNumber || l.PoBox {
+		return true
+	}
+	if req.Address2 == nil {
+		return false
+	}
+	if l := adreswijzer.ParseAddressLine(adreswijzer.NL, *req.Address2); l.HasNumber && l.Street != "" {
+		return true
+	}
+	_, ok := adreswijzer.ParseHouseNumber(adreswijzer.NL, *req.Address2)
+	return ok
 }
 
 // countryAmbiguous is the answer that asks for the country. When the address exists in both
