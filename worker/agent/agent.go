@@ -137,9 +137,15 @@ func badInput(msg string) error { return &toolError{msg: msg} }
 // (unavailable, no dataset, out of time): the spec's 503, which an agent must treat by
 // accepting the address and verifying it later (fail open).
 func unavailable() error {
-	msg, next := messages.Error(adreswijzer.LangEN, adreswijzer.ErrServiceUnavailable)
-	return &toolError{msg: msg + " " + next + " Do not retry this call in a loop."}
+	return &toolError{msg: unavailableText + " Do not retry this call in a loop."}
 }
+
+// unavailableText tells the agent to fail open, in English as every text meant for the
+// agent rather than the person.
+var unavailableText = func() string {
+	msg, next := messages.Error(adreswijzer.LangEN, adreswijzer.ErrServiceUnavailable)
+	return msg + " " + next
+}()
 
 // logCall writes one line per tool call: what was called and how it ended, never what it
 // was about.

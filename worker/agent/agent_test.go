@@ -90,7 +90,7 @@ func TestSchemas(t *testing.T) {
 		{"lookup_address in", `"minimum":1`},
 		{"suggest_address in", `"required":["country","query"]`},
 		{"verify_addresses_batch in", `"required":["id"]`},
-		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error"]`},
+		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
 	} {
 		if !strings.Contains(schemas[c.schema], c.want) {

@@ -50,8 +50,11 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 
 // verifyAll verifies the items with a few workers and returns the results in the input
 // order, with the datasets that answered. An item whose input is unusable gets an error
-// result and the others go on; a register that does not answer fails the whole batch,
-// because the agent must then accept every address and verify later anyway.
+// result and the others go on; so does an item whose country's register is not loaded
+// (status unavailable), because the addresses of the other country can still be checked.
+// A register that does not answer fails the whole batch, because the agent must then
+// accept every address and verify later anyway, and so does a batch of which no item
+// could be checked for want of a register.
 func (s *service) verifyAll(ctx context.Context, in BatchInput) ([]BatchResult, []adreswijzer.Dataset, error) {
 	results := make([]BatchResult, len(in.Addresses))
 	known := s.knownPlace(ctx)
@@ -95,10 +98,20 @@ feed:
 	if firstErr != nil {
 		return nil, nil, firstErr
 	}
+	checked, unavailable := 0, 0
 	for _, r := range results {
-		if r.Status == "" { // not reached before the deadline
+		switch r.Status {
+		case "": // not reached before the deadline
 			return nil, nil, errors.Join(adreswijzer.ErrUnavailable, ctx.Err())
+		case statusUnavailable:
+			unavailable++
+		case statusError:
+		default:
+			checked++
 		}
+	}
+	if checked == 0 && unavailable > 0 {
+		return nil, nil, fmt.Errorf("verify batch: %d items without a register: %w", unavailable, adreswijzer.ErrNoDataset)
 	}
 	// The registers consulted: those of the countries checked, and both when an address's
 	// country could not be told.
@@ -107,7 +120,7 @@ feed:
 		switch {
 		case r.CountryCode != nil:
 			consulted[*r.CountryCode] = true
-		case r.Status != "error" && !slices.Contains(r.Issues, adreswijzer.IssueUnsupportedCountry):
+		case r.Status != statusError && r.Status != statusUnavailable && !slices.Contains(r.Issues, adreswijzer.IssueUnsupportedCountry):
 			consulted[string(adreswijzer.NL)], consulted[string(adreswijzer.BE)] = true, true
 		}
 	}
@@ -123,20 +136,35 @@ feed:
 	return results, used, nil
 }
 
+// Batch statuses beside the verdicts.
+const (
+	// statusError: the item's input was unusable; its error says why.
+	statusError = "error"
+	// statusUnavailable: the register of the item's country is not loaded on this worker;
+	// the agent accepts the address as given and verifies it later, as for a tool that
+	// says the register is unavailable.
+	statusUnavailable = "unavailable"
+)
+
 // verifyItem verifies one address of a batch. Errors are the store's; an unusable input is
-// a result with status "error".
+// a result with status "error", and an address whose register is not loaded one with
+// status "unavailable".
 func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string, known placeKnown) (BatchResult, error) {
 	res := BatchResult{ID: it.ID, Issues: []adreswijzer.IssueCode{}}
 	if strings.TrimSpace(it.ID) == "" || utf8.RuneCountInString(it.ID) > maxIDLength {
-		res.Status, res.Error = "error", fmt.Sprintf("id must be 1 to %d characters.", maxIDLength)
+		res.Status, res.Error = statusError, fmt.Sprintf("id must be 1 to %d characters.", maxIDLength)
 		return res, nil
 	}
 	req, err := buildRequest(it.AddressFields, lang, carrier, known)
 	if err != nil {
-		res.Status, res.Error = "error", err.Error()
+		res.Status, res.Error = statusError, err.Error()
 		return res, nil
 	}
 	v, err := s.verify(ctx, req)
+	if errors.Is(err, adreswijzer.ErrNoDataset) {
+		res.Status, res.Error = statusUnavailable, unavailableText
+		return res, nil
+	}
 	if err != nil {
 		return BatchResult{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
@@ -76,5 +78,77 @@ func TestCountryFromEvidence(t *testing.T) {
 		if r.Status != "invalid" || r.CountryCode != nil || !r.Blocking || slices.Contains(r.Issues, ambiguous) || !slices.Contains(r.Issues, format) {
 			t.Errorf("batch %s: %+v", r.ID, r)
 		}
+	}
+}
+
+// TestRegisterNotLoaded runs workers that hold one country's register only. An address
+// whose evidence points to the other country gets the unavailable answer, which tells the
+// agent to accept it and verify it later, in verify_address and per item in a batch; the
+// loaded country's addresses and input that fits no country are still answered.
+func TestRegisterNotLoaded(t *testing.T) {
+	nlOnly := connect(t, serve(t, sampleOf(t, adreswijzer.NL), Options{}), "2026-07-28")
+	beOnly := connect(t, serve(t, sampleOf(t, adreswijzer.BE), Options{}), "2025-06-18")
+	cases := []struct {
+		name    string
+		cs      *mcp.ClientSession
+		args    map[string]any
+		want    verdict // when the tool answers
+		unavail bool
+	}{
+		{"be free-form on an nl worker", nlOnly, map[string]any{"address": "Rue du Pré aux Oies 134 bte 1, 1130 Haren"}, verdict{}, true},
+		{"be free-form without a city", nlOnly, map[string]any{"address": "Stevens-de Waelplein 9 bus 2, 1502"}, verdict{}, true},
+		{"be country given", nlOnly, map[string]any{"address": "Rue du Pré aux Oies 134 bte 1, 1130 Haren", "countryCode": "BE"}, verdict{}, true},
+		{"nl on an nl worker", nlOnly, map[string]any{"address": "Achtergracht 1, 1381 BK Weesp"}, verdict{status: "valid", country: "NL", zip: "1381 BK"}, false},
+		{"no evidence on an nl worker", nlOnly, map[string]any{"address": "asdfghjkl"},
+			verdict{status: "invalid", issues: []adreswijzer.IssueCode{adreswijzer.IssueMissingHouseNumber, adreswijzer.IssueFormatInvalid}, blocking: true}, false},
+		{"nl free-form on a be worker", beOnly, map[string]any{"address": "Achtergracht 1, 1381 BK Weesp"}, verdict{}, true},
+		{"nl postcode area on a be worker", beOnly, map[string]any{"address": "Achtergracht 1, 1381 Weesp"}, verdict{}, true},
+		{"be on a be worker", beOnly, map[string]any{"address": "Ganzenweidestraat 134 bus 1, 1130 Haren"}, verdict{status: "valid", country: "BE", zip: "1130", unit: "bus b001"}, false},
+		{"be number unknown on a be worker", beOnly, map[string]any{"address": "Ganzenweidestraat 999, 1130 Haren"}, verdict{}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.unavail {
+				text := errorText(t, call(t, tc.cs, ToolVerify, tc.args, nil))
+				if !strings.Contains(text, "temporarily unavailable") || !strings.Contains(text, "Accept the address") {
+					t.Errorf("%q", text)
+				}
+				return
+			}
+			if got, _ := verifyVerdict(t, tc.cs, tc.args); !sameVerdict(got, tc.want) {
+				t.Errorf("got  %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+
+	// A batch on the Dutch worker: the Belgian items are unavailable, the rest answered.
+	var out BatchOutput
+	res := call(t, nlOnly, ToolBatch, map[string]any{"lang": "en", "addresses": []any{
+		map[string]any{"id": "nl", "address": "Achtergracht 1, 1381 BK Weesp"},
+		map[string]any{"id": "be", "address": "Rue du Pré aux Oies 134 bte 1, 1130 Haren"},
+		map[string]any{"id": "be-given", "address1": "Stevens-de Waelplein 9", "zip": "1502", "countryCode": "BE"},
+		map[string]any{"id": "bad"},
+	}}, &out)
+	if res.IsError {
+		t.Fatalf("batch: %s", errorText(t, res))
+	}
+	want := map[string]string{"nl": "valid", "be": statusUnavailable, "be-given": statusUnavailable, "bad": statusError}
+	for _, r := range out.Results {
+		if r.Status != want[r.ID] {
+			t.Errorf("batch %s: status %s, want %s", r.ID, r.Status, want[r.ID])
+		}
+		if r.Status == statusUnavailable && (r.CountryCode != nil || !strings.Contains(r.Error, "Accept the address") || r.Blocking) {
+			t.Errorf("batch %s: %+v", r.ID, r)
+		}
+	}
+	if out.Meta.Source == nil || strings.Contains(*out.Meta.Source, "BeST") {
+		t.Errorf("meta names a register that is not loaded: %+v", out.Meta)
+	}
+	// A batch of which nothing can be checked fails open as a whole.
+	text := errorText(t, call(t, nlOnly, ToolBatch, map[string]any{"addresses": []any{
+		map[string]any{"id": "be", "address": "Rue du Pré aux Oies 134 bte 1, 1130 Haren"},
+	}}, nil))
+	if !strings.Contains(text, "temporarily unavailable") {
+		t.Errorf("batch of Belgian addresses only: %q", text)
 	}
 }

@@ -91,12 +91,12 @@ type BatchInput struct {
 // BatchResult is the compact result of one address.
 type BatchResult struct {
 	ID          string                  `json:"id"`
-	Status      string                  `json:"status" jsonschema:"valid, corrected, ambiguous or invalid as for verify_address; error when this item's input was unusable (see error)."`
+	Status      string                  `json:"status" jsonschema:"valid, corrected, ambiguous or invalid as for verify_address; error when this item's input was unusable (see error); unavailable when the register of its country is temporarily unavailable: accept the address as given and verify it later."`
 	CountryCode *string                 `json:"countryCode" jsonschema:"The country checked, null when unknown."`
 	Normalized  *string                 `json:"normalized" jsonschema:"The register address on one line, null when no single address matched."`
 	Issues      []adreswijzer.IssueCode `json:"issues" jsonschema:"Issue codes; call verify_address on one address for messages and suggestions."`
 	Blocking    bool                    `json:"blocking"`
-	Error       string                  `json:"error,omitempty" jsonschema:"Why this item could not be checked."`
+	Error       string                  `json:"error,omitempty" jsonschema:"Why this item could not be checked (status error or unavailable)."`
 }
 
 // BatchOutput is the result of verify_addresses_batch.
@@ -215,7 +215,7 @@ For an address that comes back ambiguous or invalid, call verify_address on it f
 			enum(p["carrier"], carrierEnum)
 		}),
 		OutputSchema: schemaFor[BatchOutput](func(p map[string]*jsonschema.Schema) {
-			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), "error"))
+			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), statusError, statusUnavailable))
 		}),
 	}, s.batchTool)
 

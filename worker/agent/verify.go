@@ -209,6 +209,11 @@ func leadingDigits(zip string) string {
 // because a parcel sent to the wrong country is lost. Input with no evidence for either
 // (no postcode, no known place, found in neither register) is answered with what is wrong
 // with it in any country, not with a question about the country.
+//
+// A country whose register is not loaded may still be the address's: when the postcode
+// fits it and the loaded register does not hold the address at that postcode, the answer
+// is the store's error (the agent accepts the address and verifies it later), never a
+// guess from the other register.
 func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (verified, error) {
 	fits := map[adreswijzer.Country]bool{adreswijzer.NL: true, adreswijzer.BE: true}
 	hasPostcode := false
@@ -226,7 +231,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 		ds, err := s.engine.Dataset(ctx, c)
 		if errors.Is(err, adreswijzer.ErrNoDataset) {
 			missing = fmt.Errorf("detect country: register of %s: %w", c, err)
-			continue // a country without a dataset cannot be the answer
+			continue
 		}
 		if err != nil {
 			// A register that is down could hold the address: no guessing from the other.
@@ -246,7 +251,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 			found = append(found, t)
 		}
 	}
-	if len(all) == 0 {
+	if missing != nil && (hasPostcode && len(found) == 0 || len(all) == 0) {
 		return verified{}, missing
 	}
 	switch {
