@@ -89,6 +89,8 @@ func TestSchemas(t *testing.T) {
 		{"lookup_address in", `"required":["country","postcode","houseNumber"]`},
 		{"lookup_address in", `"minimum":1`},
 		{"suggest_address in", `"required":["country","query"]`},
+		{"lookup_address in", `"pattern":"^[A-Za-z]{2}$"`},
+		{"suggest_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"verify_addresses_batch in", `"required":["id"]`},
 		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
@@ -600,5 +602,52 @@ func TestBareStatelessRequest(t *testing.T) {
 	in, err := rpcinspect.Inspect([]byte(body), nil)
 	if err != nil || len(in.Calls) != 1 || in.Calls[0].Tool != ToolCountries || in.Calls[0].Cost != 0 || in.Calls[0].ProtocolVersion != "2026-07-28" {
 		t.Errorf("inspect: %+v %v", in, err)
+	}
+}
+
+// TestUnsupportedCountryLookupSuggest: lookup_address and suggest_address take any
+// two-letter country and answer one without a register as verify_address does, with
+// UNSUPPORTED_COUNTRY and the step to accept the address, never with a schema error. The
+// SDK checks each answer against the declared output schema.
+func TestUnsupportedCountryLookupSuggest(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	cases := []struct {
+		tool string
+		args map[string]any
+	}{
+		{ToolLookup, map[string]any{"country": "DE", "postcode": "10117", "houseNumber": 1, "lang": "en"}},
+		{ToolLookup, map[string]any{"country": "fr", "postcode": "75001", "houseNumber": 1, "street": "Rue de Rivoli", "lang": "fr"}},
+		{ToolSuggest, map[string]any{"country": "DE", "query": "Unter den Linden", "lang": "de"}},
+		{ToolSuggest, map[string]any{"country": "lu", "query": "Rue de la Gare"}},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.tool, " ", tc.args["country"]), func(t *testing.T) {
+			var out struct {
+				Addresses   []adreswijzer.LookupAddress
+				Suggestions []adreswijzer.AutocompleteSuggestion
+				Issues      []adreswijzer.Issue
+				NextStep    string
+				Meta        adreswijzer.Meta
+			}
+			if res := call(t, cs, tc.tool, tc.args, &out); res.IsError {
+				t.Fatalf("tool error: %s", errorText(t, res))
+			}
+			if len(out.Issues) != 1 || out.Issues[0].Code != adreswijzer.IssueUnsupportedCountry || len(out.Addresses)+len(out.Suggestions) != 0 {
+				t.Errorf("issues %+v, %d addresses, %d suggestions", out.Issues, len(out.Addresses), len(out.Suggestions))
+			}
+			if want := messages.NextStep(out.Meta.Language, messages.UnsupportedCountry); out.NextStep != want {
+				t.Errorf("nextStep %q, want %q", out.NextStep, want)
+			}
+			if lang, ok := tc.args["lang"].(string); ok && string(out.Meta.Language) != lang {
+				t.Errorf("language %s, want %s", out.Meta.Language, lang)
+			}
+		})
+	}
+	// Still a country code: a name or three letters are refused by the schema.
+	for _, country := range []string{"Deutschland", "DEU", ""} {
+		res := call(t, cs, ToolLookup, map[string]any{"country": country, "postcode": "10117", "houseNumber": 1}, nil)
+		if text := errorText(t, res); !strings.Contains(text, "country") {
+			t.Errorf("country %q: %q", country, text)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -110,7 +111,10 @@ func (s *service) suggestTool(ctx context.Context, _ *mcp.CallToolRequest, in Su
 	}
 	out := SuggestOutput{Suggestions: resp.Suggestions, Degraded: resp.Degraded, Issues: resp.Issues, Meta: resp.Meta}
 	situation := messages.LookupSeveral
-	if len(resp.Suggestions) == 0 {
+	switch {
+	case slices.ContainsFunc(resp.Issues, func(is adreswijzer.Issue) bool { return is.Code == adreswijzer.IssueUnsupportedCountry }):
+		situation = messages.UnsupportedCountry
+	case len(resp.Suggestions) == 0:
 		situation = messages.SuggestNone
 	}
 	out.NextStep = messages.NextStep(resp.Meta.Language, situation)

@@ -50,7 +50,7 @@ type VerifyOutput struct {
 
 // LookupInput is the input of lookup_address.
 type LookupInput struct {
-	Country     string `json:"country" jsonschema:"NL or BE."`
+	Country     string `json:"country" jsonschema:"NL or BE (ISO 3166-1 alpha-2, any letter case). Another country's code is answered with the issue UNSUPPORTED_COUNTRY: accept such an address as given."`
 	Postcode    string `json:"postcode" jsonschema:"Postcode: Dutch \"1382 KB\", Belgian \"1502\"."`
 	HouseNumber int    `json:"houseNumber" jsonschema:"The house number without letter or addition, e.g. 51 for \"51A-10\": every letter, addition and box at the number is returned."`
 	Street      string `json:"street,omitempty" jsonschema:"Street name; required for BE, where a postcode spans many streets (Dutch or French name, typos tolerated). Optional for NL."`
@@ -60,7 +60,7 @@ type LookupInput struct {
 
 // SuggestInput is the input of suggest_address.
 type SuggestInput struct {
-	Country  string `json:"country" jsonschema:"NL or BE."`
+	Country  string `json:"country" jsonschema:"NL or BE (ISO 3166-1 alpha-2, any letter case). Another country's code is answered with the issue UNSUPPORTED_COUNTRY: accept such an address as given."`
 	Query    string `json:"query" jsonschema:"What is known so far, 1 to 100 characters: a street with or without a number (\"Bloemendalerweg 51\", \"rue du pré\"), a postcode and number (\"1382 KB 51\") or a place."`
 	Postcode string `json:"postcode,omitempty" jsonschema:"Limits suggestions to this postcode."`
 	Lang     string `json:"lang,omitempty" jsonschema:"Language of names and messages: nl, fr, de or en."`
@@ -156,6 +156,11 @@ func schemaFor[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonsche
 
 func enum(s *jsonschema.Schema, values []any) { s.Enum = values }
 
+// countryPattern takes any two-letter code rather than an enum of NL and BE: the spec
+// answers other countries with the issue UNSUPPORTED_COUNTRY, which tells the agent to
+// accept the address, where a schema error would only tell it the call was wrong.
+const countryPattern = "^[A-Za-z]{2}$"
+
 func readOnly(title string) *mcp.ToolAnnotations {
 	f := false
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
@@ -186,7 +191,7 @@ Do not call again with the same arguments: the answer will not change. If the to
 Example: {"country":"NL","postcode":"1382 KB","houseNumber":51} or {"country":"BE","postcode":"1502","street":"Stevens-de Waelplein","houseNumber":9}.
 Result: addresses (each with formatted postal lines and carrier fields), the additions to choose from, issues when nothing was found (POSTCODE_NOT_FOUND, HOUSE_NUMBER_NOT_FOUND, STREET_MISMATCH), nextStep and meta. Do not repeat identical calls.`,
 		InputSchema: schemaFor[LookupInput](func(p map[string]*jsonschema.Schema) {
-			enum(p["country"], []any{"NL", "BE", "nl", "be"})
+			p["country"].Pattern = countryPattern
 			p["houseNumber"].Minimum = ptr(1.0)
 			p["houseNumber"].Maximum = ptr(999999.0)
 			enum(p["lang"], langEnum)
@@ -200,7 +205,7 @@ Result: addresses (each with formatted postal lines and carrier fields), the add
 		Description: `Suggest up to 10 complete addresses, streets or places in NL or BE from partial text, as address autocompletion does: a street with or without a number ("Bloemendalerweg 51", "rue du pré aux"), a postcode with a number ("1382 KB 51"), or a place name. Street names match in any register language (Dutch, French, German) and tolerate typos.
 Pick the suggestion the person means, then check it with verify_address (a "street" suggestion still needs the house number). Do not repeat identical calls.`,
 		InputSchema: schemaFor[SuggestInput](func(p map[string]*jsonschema.Schema) {
-			enum(p["country"], []any{"NL", "BE", "nl", "be"})
+			p["country"].Pattern = countryPattern
 			enum(p["lang"], langEnum)
 		}),
 	}, s.suggestTool)
