@@ -93,6 +93,7 @@ func TestSchemas(t *testing.T) {
 		{"suggest_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"verify_addresses_batch in", `"required":["id"]`},
 		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
+		{"verify_addresses_batch out", `"required":["results","nextStep","meta"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
 	} {
 		if !strings.Contains(schemas[c.schema], c.want) {
@@ -648,6 +649,51 @@ func TestUnsupportedCountryLookupSuggest(t *testing.T) {
 		res := call(t, cs, ToolLookup, map[string]any{"country": country, "postcode": "10117", "houseNumber": 1}, nil)
 		if text := errorText(t, res); !strings.Contains(text, "country") {
 			t.Errorf("country %q: %q", country, text)
+		}
+	}
+}
+
+// TestBatchNextStep: a batch ends with one nextStep in the requested language, which says
+// what to do with the results that are not valid (see batchNextStep for why not one per
+// result).
+func TestBatchNextStep(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2025-06-18")
+	valid := map[string]any{"id": "weesp", "address": "Achtergracht 1, 1381 BK Weesp"}
+	cases := []struct {
+		name  string
+		items []any
+		lang  adreswijzer.Language
+		want  messages.Situation
+	}{
+		{"all valid", []any{valid, map[string]any{"id": "malmedy", "address": "Route du Barrage 83, 4960 Malmedy"}}, adreswijzer.LangEN, messages.BatchValid},
+		{"one corrected", []any{valid, map[string]any{"id": "malmedy", "address": "Route du Barrage 83, B-4960 Malmedy"}}, adreswijzer.LangFR, messages.BatchReview},
+		{"one ambiguous", []any{valid, map[string]any{"id": "lembeek", "address": "Stevens-de Waelplein 9, 1502 Lembeek"}}, adreswijzer.LangNL, messages.BatchReview},
+		{"one unusable", []any{valid, map[string]any{"id": "empty"}}, adreswijzer.LangDE, messages.BatchReview},
+		{"no language asked", []any{valid}, "", messages.BatchValid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := map[string]any{"addresses": tc.items}
+			lang := adreswijzer.DefaultLanguage
+			if tc.lang != "" {
+				args["lang"], lang = string(tc.lang), tc.lang
+			}
+			var out BatchOutput
+			if res := call(t, cs, ToolBatch, args, &out); res.IsError {
+				t.Fatalf("tool error: %s", errorText(t, res))
+			}
+			if want := messages.NextStep(lang, tc.want); out.NextStep != want {
+				t.Errorf("nextStep %q, want %q", out.NextStep, want)
+			}
+		})
+	}
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range lt.Tools {
+		if tool.Name == ToolBatch && !strings.Contains(tool.Description, "one nextStep for the whole batch") {
+			t.Errorf("the description does not say where the nextStep is: %s", tool.Description)
 		}
 	}
 }

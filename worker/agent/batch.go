@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
 func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in BatchInput) (*mcp.CallToolResult, BatchOutput, error) {
@@ -45,7 +46,21 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 		lang = adreswijzer.DefaultLanguage
 	}
 	s.logCall(ctx, ToolBatch, start, n, "ok", nil)
-	return nil, BatchOutput{Results: results, Meta: registersMeta(lang, used)}, nil
+	return nil, BatchOutput{Results: results, NextStep: batchNextStep(lang, results), Meta: registersMeta(lang, used)}, nil
+}
+
+// batchNextStep is the one nextStep of a batch. A sentence per result would repeat the same
+// few sentences up to a hundred times in a form meant to be compact, and validate's
+// sentences point at suggestions and messages the compact results do not carry; so the
+// batch says once what to do with the results that are not valid, and each of those is
+// checked alone.
+func batchNextStep(lang adreswijzer.Language, results []BatchResult) string {
+	for _, r := range results {
+		if r.Status != string(adreswijzer.VerdictValid) {
+			return messages.NextStep(lang, messages.BatchReview)
+		}
+	}
+	return messages.NextStep(lang, messages.BatchValid)
 }
 
 // verifyAll verifies the items with a few workers and returns the results in the input

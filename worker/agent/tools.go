@@ -101,8 +101,10 @@ type BatchResult struct {
 
 // BatchOutput is the result of verify_addresses_batch.
 type BatchOutput struct {
-	Results []BatchResult    `json:"results" jsonschema:"One per address, in the input order."`
-	Meta    adreswijzer.Meta `json:"meta" jsonschema:"The registers and dataset versions used."`
+	Results []BatchResult `json:"results" jsonschema:"One per address, in the input order."`
+	// NextStep is one for the whole batch: see batchNextStep.
+	NextStep string           `json:"nextStep" jsonschema:"One sentence for the whole batch saying what to do with the results, in the requested language: use valid addresses as they are and corrected ones in the register's form (normalized), and check each other one alone."`
+	Meta     adreswijzer.Meta `json:"meta" jsonschema:"The registers and dataset versions used."`
 }
 
 // CountriesInput is the (empty) input of list_supported_countries.
@@ -213,8 +215,8 @@ Pick the suggestion the person means, then check it with verify_address (a "stre
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        ToolBatch,
 		Annotations: readOnly("Verify a list of addresses"),
-		Description: `Verify up to 100 Dutch or Belgian addresses in one call, each with your own id and given like verify_address's input (free-form "address" or the parts, optional countryCode). Results come back in the input order in compact form: id, status, countryCode, normalized (the register address on one line), issue codes and blocking. Each address counts as one call against the limits (60 a minute, 10,000 a day). More than 100 addresses are refused: split the list.
-For an address that comes back ambiguous or invalid, call verify_address on it for messages and suggestions. Do not resend the same batch.`,
+		Description: `Verify up to 100 Dutch or Belgian addresses in one call, each with your own id and given like verify_address's input (free-form "address" or the parts, optional countryCode). Results come back in the input order in compact form: id, status, countryCode, normalized (the register address on one line), issue codes and blocking, with one nextStep for the whole batch (not one per result). Each address counts as one call against the limits (60 a minute, 10,000 a day). More than 100 addresses are refused: split the list.
+What to do with each result: valid: use it; corrected: use normalized; ambiguous or invalid: call verify_address on that address for messages, suggestions and its own nextStep; error: fix that item's input; unavailable: accept the address as given and verify it later. Do not resend the same batch.`,
 		InputSchema: schemaFor[BatchInput](func(p map[string]*jsonschema.Schema) {
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)

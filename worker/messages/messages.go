@@ -184,6 +184,10 @@ const (
 	SuggestNone         Situation = "suggestNone"
 	// ServiceUnavailable tells the caller to fail open, as the spec requires.
 	ServiceUnavailable Situation = "serviceUnavailable"
+	// BatchValid and BatchReview end a batch of addresses as a whole: its compact results
+	// carry no sentence each.
+	BatchValid  Situation = "batchValid"
+	BatchReview Situation = "batchReview"
 )
 
 const blockingPrefix = "blocking:"
@@ -205,6 +209,7 @@ func Situations() []Situation {
 		Valid, ValidPlanned, Corrected, Ambiguous, MissingHouseNumber, PoBoxNotAllowed,
 		InvalidConfirmable, ConfirmedByCustomer, UnsupportedCountry, CountryAmbiguous,
 		LookupOne, LookupSeveral, LookupNone, SuggestNone, ServiceUnavailable,
+		BatchValid, BatchReview,
 	}
 	for _, f := range fields {
 		out = append(out, Blocking(f))

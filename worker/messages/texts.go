@@ -136,6 +136,8 @@ var nl = catalogue{
 		LookupNone:          "Controleer de ingevulde gegevens, want er is geen adres gevonden.",
 		SuggestNone:         "Controleer de spelling, want er is geen passende straat gevonden.",
 		ServiceUnavailable:  "Accepteer het adres zoals het is ingevuld en controleer het later opnieuw.",
+		BatchValid:          "Gebruik de adressen zoals ze zijn.",
+		BatchReview:         "Gebruik de geldige adressen zoals ze zijn en de verbeterde zoals het register ze schrijft, en controleer de andere adressen een voor een.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Controleer de straat en het huisnummer.",
@@ -243,6 +245,8 @@ var fr = catalogue{
 		LookupNone:          "Vérifiez les données saisies, car aucune adresse n'a été trouvée.",
 		SuggestNone:         "Vérifiez l'orthographe, car aucune rue correspondante n'a été trouvée.",
 		ServiceUnavailable:  "Acceptez l'adresse telle qu'elle a été saisie et vérifiez-la plus tard.",
+		BatchValid:          "Utilisez les adresses telles quelles.",
+		BatchReview:         "Utilisez les adresses valides telles quelles et les adresses corrigées telles que le registre les écrit, puis vérifiez les autres adresses une par une.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Vérifiez la rue et le numéro.",
@@ -349,6 +353,8 @@ var de = catalogue{
 		LookupNone:          "Prüfen Sie Ihre Angaben, denn es wurde keine Adresse gefunden.",
 		SuggestNone:         "Prüfen Sie die Schreibweise, denn es wurde keine passende Straße gefunden.",
 		ServiceUnavailable:  "Übernehmen Sie die Adresse wie eingegeben und prüfen Sie sie später erneut.",
+		BatchValid:          "Verwenden Sie die Adressen so, wie sie sind.",
+		BatchReview:         "Verwenden Sie die gültigen Adressen so, wie sie sind, und die korrigierten so, wie das Register sie schreibt, und prüfen Sie die übrigen Adressen einzeln.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Prüfen Sie Straße und Hausnummer.",
@@ -455,6 +461,8 @@ var en = catalogue{
 		LookupNone:          "Check the details entered, as no address was found.",
 		SuggestNone:         "Check the spelling, as no matching street was found.",
 		ServiceUnavailable:  "Accept the address as entered and check it again later.",
+		BatchValid:          "Use the addresses as they are.",
+		BatchReview:         "Use the valid addresses as they are and the corrected ones as the register writes them, and check the other addresses one by one.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Check the street and house number.",
