@@ -45,8 +45,10 @@ const CountryVar = "adreswijzer.country"
 const RouteVar = "adreswijzer.route"
 
 // Handler authenticates, limits, counts and caches in front of the register workers. Put
-// it before reverse_proxy; it answers refusals, preflights and cache hits itself and turns
-// a failed proxy attempt into 503 SERVICE_UNAVAILABLE.
+// it before reverse_proxy; it answers refusals, preflights and cache hits itself, turns a
+// failed proxy attempt into 503 SERVICE_UNAVAILABLE, and an error answer that is not the
+// spec's ErrorResponse (a web server's or proxy's page) into the one of its status (502 and
+// 504 into 503).
 type Handler struct {
 	// Postgres URL for keys and usage, shared by several gateways. Placeholders such as
 	// {env.DATABASE_URL} are expanded; empty after expansion means the local files.
@@ -425,9 +427,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	rec := caddyhttp.NewResponseRecorder(w, buf, func(status int, hdr http.Header) bool {
 		h.gw.Observe(d, hdr)
 		// Lookups for the cache; agents' answers that say which tool calls failed (JSON, as
-		// the worker answers; an event stream is passed through as it comes).
+		// the worker answers; an event stream is passed through as it comes); error answers
+		// that are not in the spec's shape, to be replaced.
 		return d.Cache != nil && status == http.StatusOK ||
-			settle && status >= 200 && status <= 299 && strings.HasPrefix(hdr.Get("Content-Type"), "application/json")
+			settle && status >= 200 && status <= 299 && isJSON(hdr) ||
+			foreignError(d, status, hdr)
 	})
 	err := serveNext(next, rec, r)
 	status := rec.Status()
@@ -462,18 +466,22 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			// Only the status, for the reason above.
 			h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
 		}
-		h.gw.Finish(clientCtx, d, refusal.Status)
-		// A failed attempt may have left the worker's headers; they do not describe this answer.
-		w.Header().Del(gateway.CacheHeader)
-		w.Header().Del(versions.Header)
-		apierr.Write(w, refusal)
+		h.answerInstead(clientCtx, w, d, refusal)
+		return nil
+	}
+	if rec.Buffered() && foreignError(d, status, w.Header()) {
+		// Every error answer carries the spec's ErrorResponse; a page of the worker's server
+		// or of a proxy between (500 text/html, 502 text/plain) does not. Its status decides
+		// the code; a 502 or 504 becomes 503, on which callers fail open.
+		h.ops.Warn("upstream error answer replaced", "route", d.Route.String(), "status", status)
+		h.answerInstead(clientCtx, w, d, apierr.ForStatus(status))
 		return nil
 	}
 	if rec.Buffered() {
 		if status == http.StatusOK {
 			h.gw.Store(d, w.Header(), buf.Bytes())
 		}
-		if settle {
+		if settle && status >= 200 && status <= 299 {
 			h.gw.Settle(clientCtx, d, buf.Bytes())
 		}
 		if err := rec.WriteResponse(); err != nil {
@@ -486,6 +494,35 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	h.gw.Finish(clientCtx, d, status)
 	return nil
+}
+
+// answerInstead answers e in place of what came from the worker or a later handler, settling
+// the call as refused. A failed attempt may have left the worker's headers on w; those that
+// describe its body do not describe this one.
+func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, d *gateway.Decision, e *apierr.Error) {
+	h.gw.Finish(ctx, d, e.Status)
+	hdr := w.Header()
+	for _, k := range bodyHeaders {
+		hdr.Del(k)
+	}
+	apierr.Write(w, e)
+}
+
+// bodyHeaders describe a body; apierr.Write sets its own Content-Type and Content-Length.
+var bodyHeaders = []string{gateway.CacheHeader, versions.Header, "Content-Encoding", "Content-Language",
+	"Content-Disposition", "ETag", "Last-Modified"}
+
+func isJSON(h http.Header) bool { return strings.HasPrefix(h.Get("Content-Type"), "application/json") }
+
+// foreignError reports whether an error answer is not in the spec's shape. The agent
+// interface's client errors are exempt: the MCP transport answers its faults (a missing
+// Accept header, a wrong Content-Type, GET on /mcp) in plain text, as openapi.json
+// documents and MCP clients expect.
+func foreignError(d *gateway.Decision, status int, h http.Header) bool {
+	if status < 400 || isJSON(h) {
+		return false
+	}
+	return d.Route != gateway.RouteAgent || status >= 500
 }
 
 // errAborted stands for reverse_proxy's panic(http.ErrAbortHandler), with which it ends a

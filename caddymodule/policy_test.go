@@ -283,6 +283,45 @@ func TestCacheRefusedForms(t *testing.T) {
 	g.stableUsage("acct-cache422", 8)
 }
 
+// Every error answer carries the spec's ErrorResponse, whatever the worker's web server or
+// a proxy between answered: a page of its own is replaced (a 502 or 504 by 503, on which
+// callers fail open), a JSON error of the worker passes as it is, and none is counted.
+func TestWorkerErrorShape(t *testing.T) {
+	w := gatewaytest.NewWorker(t)
+	g := startGateway(t, gatewayConfig{upstream: w.URL, keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-shape"}}})
+	for _, c := range []struct {
+		status      int
+		contentType string
+		body        string
+		want        int
+		code        adreswijzer.ErrorCode
+	}{
+		{500, "text/html; charset=utf-8", "<html><body><h1>500 Internal Server Error</h1></body></html>", 500, adreswijzer.ErrInternal},
+		{502, "text/plain; charset=utf-8", "Bad Gateway", 503, adreswijzer.ErrServiceUnavailable},
+		{504, "text/html", "<h1>Gateway Timeout</h1>", 503, adreswijzer.ErrServiceUnavailable},
+		{503, "text/plain", "Service Unavailable", 503, adreswijzer.ErrServiceUnavailable},
+		{422, "text/plain", "bad", 422, adreswijzer.ErrValidationFailed},
+		{500, "", "", 500, adreswijzer.ErrInternal},
+	} {
+		w.FailRaw(c.status, c.contentType, c.body)
+		for _, r := range []req{{path: nlLookup, key: "live"}, {path: "/v1/suggest?country=nl&q=Hugo", key: "live"},
+			{path: "/v1/validate", key: "live", body: validateBody("")}} {
+			what := fmt.Sprintf("worker %d %q on %s", c.status, c.contentType, r.path)
+			a := g.do(r)
+			expect(t, what, a, c.want, c.code)
+			if ct := a.header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("%s: Content-Type %q", what, ct)
+			}
+			if a.errorBody().Message == "" {
+				t.Errorf("%s: no message", what)
+			}
+		}
+	}
+	w.FailRaw(0, "", "")
+	expect(t, "answered", g.do(req{path: nlLookup, key: "live"}), 200, "")
+	g.stableUsage("acct-shape", 1)
+}
+
 // When no worker answers in time the caller gets 503 in the spec's shape, well inside the
 // 1.5 s a form waits.
 func TestNoWorker(t *testing.T) {

@@ -33,6 +33,7 @@ type Worker struct {
 	versions map[adreswijzer.Country]string
 	calls    map[string]int
 	fail     int
+	failRaw  *rawAnswer // an error page instead of the data answers
 	delay    time.Duration
 	sawCred  bool
 	lastBody int
@@ -66,6 +67,24 @@ func (w *Worker) SetVersion(c adreswijzer.Country, v string) {
 func (w *Worker) Fail(status int) {
 	w.mu.Lock()
 	w.fail = status
+	w.mu.Unlock()
+}
+
+// rawAnswer is an answer as a web server or proxy of its own would give it.
+type rawAnswer struct {
+	status            int
+	contentType, body string
+}
+
+// FailRaw makes data answers fail with status and a body that is not the spec's
+// ErrorResponse (a page of the worker's web server, or of a proxy between), as given;
+// status 0 answers normally.
+func (w *Worker) FailRaw(status int, contentType, body string) {
+	w.mu.Lock()
+	w.failRaw = nil
+	if status != 0 {
+		w.failRaw = &rawAnswer{status: status, contentType: contentType, body: body}
+	}
 	w.mu.Unlock()
 }
 
@@ -109,7 +128,7 @@ func (w *Worker) serve(rw http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Authorization") != "" {
 		w.sawCred = true
 	}
-	delay, fail := w.delay, w.fail
+	delay, fail, raw := w.delay, w.fail, w.failRaw
 	w.mu.Unlock()
 	if delay > 0 {
 		select {
@@ -166,6 +185,10 @@ func (w *Worker) serve(rw http.ResponseWriter, r *http.Request) {
 		writeJSON(rw, http.StatusOK, "", map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": []any{}}})
 	case fail != 0:
 		writeError(rw, fail, adreswijzer.ErrServiceUnavailable, "The address register is temporarily unavailable.")
+	case raw != nil:
+		rw.Header().Set("Content-Type", raw.contentType)
+		rw.WriteHeader(raw.status)
+		_, _ = io.WriteString(rw, raw.body)
 	case strings.HasPrefix(path, "/v1/") && strings.HasSuffix(path, "/lookup") && len(path) == len("/v1/nl/lookup") &&
 		(r.Method == http.MethodGet || r.Method == http.MethodPost):
 		w.lookup(rw, path[4:6], param)
