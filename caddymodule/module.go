@@ -498,12 +498,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 
 // answerInstead answers e in place of what came from the worker or a later handler, settling
 // the call as refused. A failed attempt may have left the worker's headers on w; those that
-// describe its body do not describe this one.
+// describe its body do not describe this one. A /health that no worker answered gets the
+// health body of a register that is down.
 func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, d *gateway.Decision, e *apierr.Error) {
 	h.gw.Finish(ctx, d, e.Status)
 	hdr := w.Header()
 	for _, k := range bodyHeaders {
 		hdr.Del(k)
+	}
+	if d.Health {
+		gateway.WriteHealthDown(w, time.Now())
+		return
 	}
 	apierr.Write(w, e)
 }

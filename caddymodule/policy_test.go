@@ -1,6 +1,7 @@
 package caddymodule_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -329,6 +330,17 @@ func TestNoWorker(t *testing.T) {
 		port := gatewaytest.FreePort(t) // nothing listens there
 		g := startGateway(t, gatewayConfig{upstream: fmt.Sprintf("http://127.0.0.1:%d", port),
 			keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-dead"}}})
+		// /health answers the spec's health body, for monitors and load balancers to read
+		// one shape whatever failed.
+		a := g.do(req{path: "/health"})
+		var health adreswijzer.HealthResponse
+		if err := json.Unmarshal(a.body, &health); a.status != 503 || err != nil || health.Status != "degraded" ||
+			health.Database != "down" || health.Datasets == nil || health.CheckedAt == "" {
+			t.Errorf("health without a worker: %d %s", a.status, a.body)
+		}
+		if a.took > 1500*time.Millisecond {
+			t.Errorf("health: 503 after %v", a.took)
+		}
 		for _, r := range []req{{path: nlLookup, key: "live"}, {path: "/v1/validate", key: "live", body: validateBody("")},
 			{path: "/v1/suggest?country=be&q=Har", key: "live"}} {
 			a := g.do(r)
@@ -351,6 +363,10 @@ func TestNoWorker(t *testing.T) {
 		expect(t, "hanging worker", a, 503, adreswijzer.ErrServiceUnavailable)
 		if a.took > 1500*time.Millisecond {
 			t.Errorf("503 after %v", a.took)
+		}
+		a = g.do(req{path: "/health"})
+		if a.status != 503 || !strings.Contains(string(a.body), `"status":"degraded"`) || a.took > 1500*time.Millisecond {
+			t.Errorf("health of a hanging worker: %d after %v: %s", a.status, a.took, a.body)
 		}
 		t.Logf("hanging worker: 503 after %v", a.took)
 	})

@@ -190,6 +190,9 @@ type Decision struct {
 	// Challenge, set by an extension's Screen, is the WWW-Authenticate of every 401 of this
 	// request that does not bring its own (the agent interface points to its OAuth metadata).
 	Challenge string
+	// Health marks GET /health: when no worker answers it, the gateway answers the spec's
+	// health body itself (WriteHealthDown), not an error.
+	Health bool
 
 	receipts []charge
 }
@@ -251,6 +254,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		d.Origin = corsOrigin(origin)
 		return d, apierr.CredentialInURL()
 	}
+	d.Health = route == RoutePublic && r.URL.Path == "/health"
 	if route == RoutePublic || d.Answer != nil {
 		r.Header.Del("Authorization") // not needed here, and the worker never sees credentials
 		return d, nil
