@@ -9,8 +9,15 @@ import "strings"
 // Brussels, but only the French name for Walloon towns (Liège, Mons, Namur), so the Dutch
 // exonyms (Luik, Bergen, Namen) and the English ones must come from this table
 // (address-rules §4). Each group lists names of one place; a typed name that is in a group
-// accepts every other name of the group. An alias is a correction (CITY_MISMATCH), never a
-// silent match, because the label printed on the parcel should carry the register name.
+// accepts every other name of the group.
+//
+// In the Netherlands an alias is a correction (CITY_MISMATCH), never a silent match: the
+// postal line carries the BAG woonplaats, and a customer who typed "Den Haag" should see
+// the name the label will print. In Belgium a place has a name in each national language,
+// and BeST itself counts every one of them as the place (Brussel and Bruxelles, Halle and
+// Hal); the names it happens not to carry (German and English for Brussels, Dutch for
+// Walloon towns, French for Lembeek) are names of the same kind, so there they match as
+// the register's own names do, and the answer prints the register's name all the same.
 var aliasGroups = [][]string{
 	// Netherlands.
 	{"'s-Gravenhage", "Den Haag", "The Hague", "Den Haach"},
@@ -63,6 +70,7 @@ var aliasGroups = [][]string{
 	{"Kortrijk", "Courtrai"},
 	{"Ieper", "Ypres"},
 	{"Halle", "Hal"},
+	{"Lembeek", "Lembecq"},
 	{"Liège", "Luik", "Lüttich", "Liege"},
 	{"Mons", "Bergen"},
 	{"Namur", "Namen"},

@@ -321,6 +321,10 @@ func matchCity(country adreswijzer.Country, t typedName, loc *adreswijzer.Locali
 			m.level, m.score = levelExact, 1
 		case typedKey == key:
 			m.level, m.score = levelFolded, 0.97
+		case isAlias(typedKey, key) && country == adreswijzer.BE:
+			// Another language's name of a Belgian place (alias.go): as good as the
+			// register's own names in the other languages.
+			m.level, m.score = levelExact, 0.98
 		case isAlias(typedKey, key):
 			m.level, m.score = levelAlias, 0.9
 		default:

@@ -354,9 +354,14 @@ func perturb(a *adreswijzer.Address, i int, idx *sampleIndex, rows []adreswijzer
 
 	switch {
 	case a.Country == adreswijzer.BE && a.Postcode == "1130":
+		// Belgian places are named in every national language, and the register's names
+		// and the other languages' count alike.
 		r = base
 		r.City = str("Brussels")
-		add("city alias (English)", r, corrected, true)
+		add("city in another language (English)", r, valid, true)
+		r = base
+		r.City = str("Brüssel")
+		add("city in another language (German)", r, valid, true)
 		r = base
 		r.City = str("Haren")
 		add("city as the part of the postal name", r, valid, true)
@@ -364,6 +369,9 @@ func perturb(a *adreswijzer.Address, i int, idx *sampleIndex, rows []adreswijzer
 		r = base
 		r.City = str("Halle")
 		add("city as the municipality", r, valid, true)
+		r = base
+		r.City = str("Lembecq")
+		add("city in another language (French)", r, valid, true)
 	case a.Postcode == "4960" && stripDiacritics(*base.City) != *base.City:
 		r = base
 		r.City = str(stripDiacritics(*base.City))

@@ -236,6 +236,10 @@ func TestCityAliases(t *testing.T) {
 		{"Luik", "Liège", true},
 		{"Bergen", "Mons", true},
 		{"Bruxelles", "Brussel", true},
+		{"Brussels", "Bruxelles", true},
+		{"Brüssel", "Bruxelles", true},
+		{"Lembecq", "Lembeek", true},
+		{"Hal", "Halle", true},
 		{"Den Haag", "'s-Hertogenbosch", false},
 		{"Weesp", "Amsterdam", false},
 	}
