@@ -3,6 +3,7 @@ package caddymodule_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -199,6 +200,46 @@ func TestForwarded(t *testing.T) {
 	if fake.LastBodyLength() != len(exact) {
 		t.Errorf("worker got %d bytes of a %d byte body", fake.LastBodyLength(), len(exact))
 	}
+}
+
+// The request's deadline covers its body: a validate whose body does not arrive (headers
+// promising 500 bytes, 15 sent) is answered 400 BAD_REQUEST within the deadline, not after
+// the server's read timeout, and never reaches the worker or the count.
+func TestSlowBody(t *testing.T) {
+	fake := gatewaytest.NewWorker(t)
+	g := startGateway(t, gatewayConfig{upstream: fake.URL, keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-slow"}}})
+	host := strings.TrimPrefix(g.base, "http://")
+	c, err := net.DialTimeout("tcp", host, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	start := time.Now()
+	if _, err := fmt.Fprintf(c, "POST /v1/validate HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"countryCode\":", host, g.secrets["live"]); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	took := time.Since(start)
+	var e adreswijzer.ErrorResponse
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != http.StatusBadRequest ||
+		e.Error.Code != adreswijzer.ErrBadRequest || !strings.Contains(e.Error.Message, "in time") {
+		t.Errorf("slow body: %d %+v (%v)", resp.StatusCode, e, err)
+	}
+	if took > 1500*time.Millisecond {
+		t.Errorf("slow body answered after %v, want within the 1 s deadline", took)
+	}
+	t.Logf("slow body: %d after %v", resp.StatusCode, took)
+	if fake.Calls("/v1/validate") != 0 {
+		t.Error("a request without its body reached the worker")
+	}
+	// A body sent whole passes.
+	expect(t, "a whole body", g.do(req{path: "/v1/validate", key: "live", body: validateBody("")}), 200, "")
+	g.stableUsage("acct-slow", 1)
 }
 
 func rawRequest(t *testing.T, host, raw string) int {

@@ -102,8 +102,9 @@ type Handler struct {
 	// How often workers' health is polled. Default 1s.
 	PollInterval caddy.Duration `json:"poll_interval,omitempty"`
 	// Longest a data request takes, from its arrival, before the gateway answers 503 (the
-	// caller then accepts the address as typed): waits on the stores count toward it, and
-	// the workers get what is left. Default 1s, inside the 1.5s the spec recommends callers
+	// caller then accepts the address as typed): reading the request body, waits on the
+	// stores count toward it, and the workers get what is left. A body not received by then
+	// is answered 400 BAD_REQUEST. Default 1s, inside the 1.5s the spec recommends callers
 	// wait.
 	UpstreamTimeout caddy.Duration `json:"upstream_timeout,omitempty"`
 	// Longest a request to the agent interface (/mcp) takes, from its arrival. Default 12s:
@@ -371,7 +372,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	ctx, cancel := context.WithTimeout(clientCtx, timeout)
 	defer cancel()
 	clientIP, _ := caddyhttp.GetVar(clientCtx, caddyhttp.ClientIPVarKey).(string)
+	// The deadline covers the body too (Decide reads a POST's body whole): a caller that
+	// sends its headers and then trickles or withholds the body would otherwise hold the
+	// request until the server's read timeout. The read deadline is lifted once the body is
+	// in: while it stands, its passing under net/http's background read would cancel the
+	// request's context as if the caller had left.
+	bounded := r.Body != nil && r.Body != http.NoBody
+	if bounded {
+		deadline, _ := ctx.Deadline()
+		bounded = http.NewResponseController(w).SetReadDeadline(deadline) == nil
+	}
 	d, refusal := h.gw.Decide(ctx, r, clientIP)
+	if bounded {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	}
 	gateway.SetCORS(w.Header(), d)
 	if refusal != nil {
 		apierr.Write(w, refusal)

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"time"
 
@@ -538,6 +539,10 @@ func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error
 		switch {
 		case errors.Is(err, errTooLarge):
 			return in, tooLarge()
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			// The request's deadline passed while the body was read (the adapter bounds the
+			// read by it): the caller did not send what it announced.
+			return in, apierr.SlowBody()
 		case err != nil:
 			return in, apierr.BadBody()
 		}

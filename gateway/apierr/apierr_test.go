@@ -28,6 +28,7 @@ func TestStatusAndCode(t *testing.T) {
 		{SessionRequired(), 422, adreswijzer.ErrValidationFailed},
 		{BadSessionID(), 422, adreswijzer.ErrValidationFailed},
 		{BadBody(), 400, adreswijzer.ErrBadRequest},
+		{SlowBody(), 400, adreswijzer.ErrBadRequest},
 		{RateLimited(time.Second), 429, adreswijzer.ErrRateLimited},
 		{DailyCapReached(time.Hour), 429, adreswijzer.ErrDailyCapReached},
 		{QuotaExceeded("https://x.example/up"), 429, adreswijzer.ErrQuotaExceeded},

@@ -108,6 +108,15 @@ func BadBody() *Error {
 		Message: "The request body must be a JSON object."}
 }
 
+// SlowBody: the request body did not arrive within the request's deadline (headers sent,
+// the body trickled or withheld). A bad request rather than 408, which the spec does not
+// list: the caller did not send what it announced, and retrying unchanged will not help.
+func SlowBody() *Error {
+	return &Error{Status: http.StatusBadRequest, Code: adreswijzer.ErrBadRequest,
+		Message:  "The request body did not arrive in time.",
+		NextStep: "Send the whole body right after the headers, with a Content-Length that matches it."}
+}
+
 // RateLimited: too many calls in a short time.
 func RateLimited(retry time.Duration) *Error {
 	return &Error{Status: http.StatusTooManyRequests, Code: adreswijzer.ErrRateLimited,
