@@ -424,11 +424,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// holds what a customer typed: reverse_proxy's "aborting with incomplete response" (WARN)
 	// when a worker's answer breaks off, its debug lines. The handlers after this one build
 	// what they send from r.URL (reverse_proxy's upstream request, the {http.request.uri*}
-	// placeholders), so the path alone is kept here (lb_policy uri_hash, which reads it,
-	// hashes the path alone). Lines about the request that Caddy
-	// writes before this handler, or after it with the request as it arrived (the access
-	// log, the error log of a handler error), are the Caddyfile's to filter; this handler
-	// returns no error for the error log to print (see below).
+	// placeholders), so the path alone is kept here; lb_policy uri_hash, which reads it,
+	// hashes the path alone. Caddy's lines with the request as it arrived are the access log,
+	// which the Caddyfile filters, and the error log of a handler error, which never comes:
+	// this handler answers every failure itself and returns no error.
 	r.RequestURI = r.URL.EscapedPath()
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
