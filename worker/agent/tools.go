@@ -26,7 +26,7 @@ type AddressFields struct {
 type VerifyInput struct {
 	AddressFields
 	Lang    string `json:"lang,omitempty" jsonschema:"Language of messages and nextStep: nl, fr, de or en. Pass the language you speak with the person; without it the address's own region language is used."`
-	Carrier string `json:"carrier,omitempty" jsonschema:"Parcel carrier whose field limits to check: postnl, bpost, dhl or sendcloud. Adds the address split into that carrier's fields."`
+	Carrier string `json:"carrier,omitempty" jsonschema:"Parcel carrier whose field limits to check: postnl, bpost, dhl or sendcloud (default: PostNL for NL, bpost for BE). A named carrier's CARRIER_LINE_TOO_LONG warnings are also issues."`
 }
 
 // VerifyOutput is the result of verify_address: the REST validate answer with the country
@@ -43,7 +43,7 @@ type VerifyOutput struct {
 	Confidence      adreswijzer.Confidence          `json:"confidence"`
 	Blocking        bool                            `json:"blocking" jsonschema:"Advice: true only when the address certainly cannot be delivered as written. The caller decides."`
 	Issues          []adreswijzer.Issue             `json:"issues" jsonschema:"Findings with a code, a severity and a message for the person."`
-	Carrier         *adreswijzer.CarrierAddress     `json:"carrier" jsonschema:"The address in the requested carrier's fields, null when no carrier was asked for."`
+	Carrier         *adreswijzer.CarrierAddress     `json:"carrier" jsonschema:"The address in the fields of the requested carrier, or of the national postal operator (PostNL for NL, bpost for BE) when none was asked for; null unless exactly one address matched."`
 	NextStep        string                          `json:"nextStep" jsonschema:"One sentence saying what to do next, for the person."`
 	Meta            adreswijzer.Meta                `json:"meta" jsonschema:"The register (source), its dataset version and, for Belgium, the attribution to show."`
 }

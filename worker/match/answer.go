@@ -77,9 +77,9 @@ func answerLanguage(requested string, c adreswijzer.Country, postcode string, ty
 	return region
 }
 
-// carrierFor is the carrier whose fields a lookup shows when the caller names none: the
-// national postal operator of the address's country, whose limits every shop must meet
-// anyway. LookupAddress.carrier is required, so it cannot be left out.
+// carrierFor is the carrier whose fields a lookup or validation shows when the caller names
+// none: the national postal operator of the address's country, whose limits every shop must
+// meet anyway. LookupAddress.carrier is required, so it cannot be left out.
 func carrierFor(requested string, c adreswijzer.Country) adreswijzer.Carrier {
 	if k, ok := adreswijzer.ParseCarrier(requested); ok {
 		return k

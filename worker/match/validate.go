@@ -19,10 +19,14 @@ import (
 // "invalid" when none does. blocking is true only where the spec allows it, and never for an
 // address the register knows, however it was typed.
 //
-// normalized, formatted and match are filled when one address matched (valid, corrected),
-// null otherwise; carrier only when the request also names a carrier, because a
-// CarrierAddress for a carrier nobody asked for would be noise in a checkout answer (its
-// CARRIER_LINE_TOO_LONG warnings are copied into issues as well).
+// normalized, formatted, match and carrier are filled when one address matched (valid,
+// corrected), null otherwise. carrier holds the fields of the requested carrier or, when the
+// request names none, of the national postal operator (PostNL, bpost), as lookup does and as
+// openapi.json promises: a shop that prints its own labels still needs the fields split and
+// checked against the limits every parcel to that country must meet. Its
+// CARRIER_LINE_TOO_LONG warnings stay in carrier.warnings; they are copied into issues only
+// when the caller named the carrier, because a warning about a carrier the shop may not use
+// is no finding about the address the customer typed.
 //
 // The only errors are the store's (wrapping adreswijzer.ErrUnavailable or ErrNoDataset).
 func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (adreswijzer.ValidateResponse, error) {
@@ -951,9 +955,9 @@ func (v *validation) answer(out outcome) adreswijzer.ValidateResponse {
 		resp.Normalized = &n
 		resp.Formatted = carrier.Lines(a, lang)
 		resp.Match = addressMatch(a, lang)
-		if k, ok := adreswijzer.ParseCarrier(v.r.Carrier); ok {
-			cf := carrier.Fields(a, k, lang)
-			resp.Carrier = &cf
+		cf := carrier.Fields(a, carrierFor(v.r.Carrier, v.c), lang)
+		resp.Carrier = &cf
+		if _, named := adreswijzer.ParseCarrier(v.r.Carrier); named {
 			resp.Issues = append(resp.Issues, cf.Warnings...)
 		}
 	}

@@ -292,8 +292,21 @@ func checkValidateShape(t *testing.T, req adreswijzer.ValidateRequest, resp adre
 	if one != (resp.Match != nil) || one != (resp.Normalized != nil) || one != (resp.Formatted != nil) {
 		t.Errorf("status %s with match %v, normalized %v, formatted %v", resp.Status, resp.Match != nil, resp.Normalized != nil, resp.Formatted != nil)
 	}
-	if (resp.Carrier != nil) != (one && req.Carrier != "") {
-		t.Errorf("carrier present = %v for status %s and carrier %q", resp.Carrier != nil, resp.Status, req.Carrier)
+	if (resp.Carrier != nil) != one {
+		t.Errorf("carrier present = %v for status %s", resp.Carrier != nil, resp.Status)
+	}
+	if resp.Carrier != nil {
+		// The national operator's fields when no carrier is named; its warnings are
+		// issues only when one is.
+		copied := 0
+		for _, is := range resp.Issues {
+			if is.Code == adreswijzer.IssueCarrierLineTooLong {
+				copied++
+			}
+		}
+		if named := req.Carrier != ""; named && copied != len(resp.Carrier.Warnings) || !named && copied != 0 {
+			t.Errorf("%d CARRIER_LINE_TOO_LONG issues for %d carrier warnings, carrier named: %v", copied, len(resp.Carrier.Warnings), named)
+		}
 	}
 	if one && resp.Blocking {
 		t.Error("a register address is never blocking")
