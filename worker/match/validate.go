@@ -245,7 +245,11 @@ func (v *validation) run() (outcome, error) {
 }
 
 // poBox answers a PO-box line. The registers hold no PO boxes, so an allowed one can only be
-// accepted unverified.
+// accepted unverified: invalid, not blocking, and like every invalid answer naming the field
+// the register could not confirm. That is the postcode when the register does not have it
+// (a Dutch PO-box postcode such as 1380 AC never has an address in the BAG), else the box
+// number, which no register lists at a postcode that does exist (a Belgian postcode, or a
+// Dutch street postcode typed with a PO box).
 func (v *validation) poBox() outcome {
 	if !v.r.AllowPoBox {
 		return outcome{
@@ -258,6 +262,13 @@ func (v *validation) poBox() outcome {
 	}
 	out := outcome{status: adreswijzer.VerdictInvalid, confidence: adreswijzer.ConfidenceLow, situation: messages.InvalidConfirmable}
 	v.zipIssues(&out)
+	switch {
+	case v.zip != zipOK:
+	case !v.pcKnown:
+		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+	default:
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
+	}
 	v.confirmed(&out)
 	return out
 }

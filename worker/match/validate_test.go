@@ -168,8 +168,16 @@ var validateCases = []validateCase{
 		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "fr"},
 	{name: "customer confirmed an unknown address", req: with(nl("Kerkstraat 1", "3511 LX", "Utrecht"), func(r *adreswijzer.ValidateRequest) { r.CustomerConfirmed = true }),
 		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND", "UNVERIFIED_CONFIRMED_BY_CUSTOMER"}, confidence: "low", lang: "nl", golden: "validate_confirmed"},
+	// An allowed PO box cannot be verified: the issue names what the register lacks, the
+	// PO-box postcode or, at a postcode it has, the box number.
 	{name: "allowed po box is accepted unverified", req: with(nl("Postbus 100", "1380 AC", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.AllowPoBox = true }),
-		status: "invalid", confidence: "low", lang: "nl"},
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "nl"},
+	{name: "allowed po box at a register postcode", req: with(be("Postbus 100", "1130", "Haren"), func(r *adreswijzer.ValidateRequest) { r.AllowPoBox = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "fr"},
+	{name: "allowed po box without a postcode blocks", req: with(nl("Postbus 100", "", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.AllowPoBox = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, blocking: true, confidence: "low", lang: "nl"},
+	{name: "allowed po box confirmed", req: with(nl("Postbus 100", "1380 AC", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.AllowPoBox = true; r.CustomerConfirmed = true }),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND", "UNVERIFIED_CONFIRMED_BY_CUSTOMER"}, confidence: "low", lang: "nl"},
 	{name: "unsupported country", req: adreswijzer.ValidateRequest{CountryCode: "DE", Address1: "Unter den Linden 1", Zip: "10117", City: str("Berlin")},
 		status: "invalid", issues: []adreswijzer.IssueCode{"UNSUPPORTED_COUNTRY"}, confidence: "low", lang: "nl", golden: "validate_unsupported"},
 	// Invalid and blocking.
@@ -287,6 +295,9 @@ func checkValidateShape(t *testing.T, req adreswijzer.ValidateRequest, resp adre
 		if is.Severity != is.Code.Severity() || is.Message == "" {
 			t.Errorf("issue %+v: severity or message wrong", is)
 		}
+	}
+	if resp.Status == adreswijzer.VerdictInvalid && !slices.ContainsFunc(resp.Issues, func(is adreswijzer.Issue) bool { return is.Field != "" }) {
+		t.Errorf("an invalid answer must name the field to check in an issue: %v", issueCodes(resp.Issues))
 	}
 	one := resp.Status == adreswijzer.VerdictValid || resp.Status == adreswijzer.VerdictCorrected
 	if one != (resp.Match != nil) || one != (resp.Normalized != nil) || one != (resp.Formatted != nil) {
