@@ -405,7 +405,10 @@ export class AdreswijzerForm extends HTMLElement {
     }
     const listId = `${this.#uid}-${f.name}-list`;
     if (!ul) {
-      ul = el('ul', { class: 'aw-list', id: listId, role: 'listbox', hidden: '' });
+      // tabindex -1: Chromium puts a list that scrolls in the tab order, so Tab from the
+      // input would land on the list, whose blur closes it and leaves the focus nowhere. The
+      // options are reached with the arrow keys from the input (aria-activedescendant).
+      ul = el('ul', { class: 'aw-list', id: listId, role: 'listbox', tabindex: '-1', hidden: '' });
       // Keep the focus in the input while an option is clicked; the click then chooses.
       ul.addEventListener('mousedown', (ev) => ev.preventDefault());
       ul.addEventListener('click', (ev) => {

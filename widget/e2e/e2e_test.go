@@ -400,6 +400,24 @@ func (p *page) shopField(name string) string {
 	return p.eval(`document.querySelector('#checkout [name="` + name + `"]').value`)
 }
 
+// setCountry switches the shop's country select, as a customer does.
+func (p *page) setCountry(code string) {
+	p.t.Helper()
+	p.eval(`(() => { const c = document.getElementById('country'); c.value = '` + code + `'; c.dispatchEvent(new Event('change')); return '' })()`)
+	if code == "BE" {
+		p.waitFor(`document.querySelectorAll('#address .aw-field')[1].dataset.field === 'street'`)
+	}
+}
+
+// pickStreet waits for the street suggestions and picks the first with the keyboard.
+func (p *page) pickStreet(street string) {
+	p.t.Helper()
+	list := `document.querySelector('#address [data-field="street"] [role=listbox]')`
+	p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
+	p.do(chromedp.SendKeys(field("street"), kb.ArrowDown), chromedp.SendKeys(field("street"), kb.Enter))
+	p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(street))
+}
+
 func (p *page) contact() {
 	p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Test Klant"), chromedp.SendKeys(chromedp.CSS("#email"), "klant@example.org"))
 }
@@ -496,6 +514,34 @@ func TestCheckout(t *testing.T) {
 		got := p.submit()
 		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["zip"] != n.Postcode || got["address_country"] != "BE" || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("Tab from an open list goes on to the next field", func(t *testing.T) {
+		n := samples.BEManyBoxes(t)
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		p.setCountry("BE")
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("street", n.Street)
+		p.pickStreet(n.Street)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
+		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
+		p.do(chromedp.SendKeys(field("number"), kb.ArrowDown))
+		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
+		// The list is long enough to scroll, which is what makes Chromium put it in the tab order.
+		if got := p.eval(`String(` + list + `.scrollHeight > ` + list + `.clientHeight)`); got != "true" {
+			t.Fatalf("the box list does not scroll (%s): the test proves nothing", got)
+		}
+		p.screenshot("list-open")
+		p.do(chromedp.SendKeys(field("addition"), kb.Tab))
+		p.waitFor(`document.activeElement !== document.querySelector('#address [data-field="addition"] input')`)
+		if got := p.eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.tagName })()`); got != "city" {
+			t.Errorf("Tab from the open box list moved the focus to %s, want the city field", got)
+		}
+		if got := p.eval(`String(` + list + `.hidden)`); got != "true" {
+			t.Errorf("the list stayed open after Tab")
 		}
 	})
 

@@ -614,6 +614,22 @@ func (s *Samples) BEBoxes(t testing.TB) Number {
 	})
 }
 
+// BEManyBoxes is a Belgian number with a bare address and more boxes than the ten
+// suggestions a validate answer carries, so only the lookup lists them all.
+func (s *Samples) BEManyBoxes(t testing.TB) Number {
+	return s.Find(t, adreswijzer.BE, "number with a bare address and more than ten boxes", func(n Number) bool {
+		if !n.HasBare() || len(n.Rows) <= 10 || anyPlanned(n) {
+			return false
+		}
+		for _, a := range n.Rows {
+			if a.HouseNumberSuffix != "" {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func beLembeekBox(t *testing.T, s *Samples, newCore NewCore) {
 	n := s.BEBoxes(t)
 	rows := SortedRows(n)
