@@ -375,6 +375,9 @@ func (m *Machine) missing() (Field, text) {
 		}
 		return FieldPostcode, txtPostcodeFormat
 	}
+	if numberTooLong(m.val[FieldNumber]) {
+		return FieldNumber, txtNumberTooLong
+	}
 	if _, ok := adreswijzer.ParseHouseNumber(m.cfg.Country, m.val[FieldNumber]); !ok {
 		return FieldNumber, txtNumberMissing
 	}
@@ -398,7 +401,7 @@ func (m *Machine) streetRequired() bool {
 func (m *Machine) cityRequired() bool { return m.mode != modeOnline }
 
 func (m *Machine) block(f Field, t text) {
-	m.setMessage(say(m.cfg.Lang, t, 0, ""), "error", f)
+	m.setMessage(m.say(t), "error", f)
 	m.focus(f)
 	m.submitWaiting = false
 }

@@ -367,6 +367,11 @@ func (m *Machine) onInput(f Field, text string) {
 		m.clearMessage()
 	}
 	m.addressChanged()
+	if f == FieldNumber && numberTooLong(text) {
+		// More digits never make it a number: say so now, not "enter a house number" at
+		// the submit, and ask nothing the API would refuse.
+		m.setMessage(m.say(txtNumberTooLong), "error", FieldNumber)
+	}
 	if m.mode != modeOnline {
 		// Taken as typed from here on: an address picked before the service went away no
 		// longer stands once the customer edits it.
@@ -520,6 +525,31 @@ func (m *Machine) firstEmpty(f Field) Field {
 		}
 	}
 	return f
+}
+
+// numberTooLong reports whether the first run of digits typed as a house number is longer
+// than a house number can be (the API's 1 to 6 digits): the parser then finds no number at
+// all, and the customer would be told to type the number they just typed.
+func numberTooLong(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] >= '0' && s[i] <= '9':
+			n++
+		case n > 0:
+			return n > adreswijzer.MaxNumberDigits
+		}
+	}
+	return n > adreswijzer.MaxNumberDigits
+}
+
+// say is a text of the form in its language, with the count the text speaks of.
+func (m *Machine) say(t text) string {
+	n := 0
+	if t == txtNumberTooLong {
+		n = adreswijzer.MaxNumberDigits
+	}
+	return say(m.cfg.Lang, t, n, "")
 }
 
 func (m *Machine) setMessage(s, kind string, f Field) {

@@ -28,6 +28,7 @@ const (
 	txtPostcodeFormat
 	txtPostcodeFormatBE
 	txtNumberMissing
+	txtNumberTooLong
 	txtStreetMissing
 	txtCityMissing
 	txtChooseAddition
@@ -67,6 +68,7 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtPostcodeFormat:   "Vul een geldige postcode in, bijvoorbeeld 1234 AB.",
 		txtPostcodeFormatBE: "Vul een geldige postcode van vier cijfers in, bijvoorbeeld 1000.",
 		txtNumberMissing:    "Vul een huisnummer in.",
+		txtNumberTooLong:    "Dit huisnummer is te lang: een huisnummer heeft hoogstens {n} cijfers.",
 		txtStreetMissing:    "Vul de straat in.",
 		txtCityMissing:      "Vul de plaats in.",
 		txtChooseAddition:   "Kies een toevoeging uit de lijst.",
@@ -101,6 +103,7 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtPostcodeFormat:   "Saisissez un code postal valide, par exemple 1234 AB.",
 		txtPostcodeFormatBE: "Saisissez un code postal valide de quatre chiffres, par exemple 1000.",
 		txtNumberMissing:    "Saisissez un numéro.",
+		txtNumberTooLong:    "Ce numéro est trop long : un numéro compte au plus {n} chiffres.",
 		txtStreetMissing:    "Saisissez la rue.",
 		txtCityMissing:      "Saisissez la localité.",
 		txtChooseAddition:   "Choisissez un complément dans la liste.",
@@ -135,6 +138,7 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtPostcodeFormat:   "Geben Sie eine gültige Postleitzahl ein, zum Beispiel 1234 AB.",
 		txtPostcodeFormatBE: "Geben Sie eine gültige vierstellige Postleitzahl ein, zum Beispiel 1000.",
 		txtNumberMissing:    "Geben Sie eine Hausnummer ein.",
+		txtNumberTooLong:    "Diese Hausnummer ist zu lang: Eine Hausnummer hat höchstens {n} Ziffern.",
 		txtStreetMissing:    "Geben Sie die Straße ein.",
 		txtCityMissing:      "Geben Sie den Ort ein.",
 		txtChooseAddition:   "Wählen Sie einen Zusatz aus der Liste.",
@@ -169,6 +173,7 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtPostcodeFormat:   "Enter a valid postcode, for example 1234 AB.",
 		txtPostcodeFormatBE: "Enter a valid four-digit postcode, for example 1000.",
 		txtNumberMissing:    "Enter a house number.",
+		txtNumberTooLong:    "This house number is too long: a house number has at most {n} digits.",
 		txtStreetMissing:    "Enter the street.",
 		txtCityMissing:      "Enter the town or city.",
 		txtChooseAddition:   "Choose an addition from the list.",

@@ -30,6 +30,7 @@ var journeys = []journey{
 	{"NL/planned address", nlPlanned},
 	{"NL/number that does not exist, typed by hand and confirmed", nlMissingConfirmed},
 	{"NL/messages in the form's language", nlLanguages},
+	{"NL/a house number of seven digits is too long", nlNumberTooLong},
 	{"NL/manual entry", nlManual},
 	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
 	{"NL/manual entry at a postcode that does not exist is blocked", nlManualBlocked},
@@ -403,6 +404,42 @@ func nlLanguages(t *testing.T, s *Samples, newCore NewCore) {
 		}
 		seen[lang] = p.View.Message
 		eq(t, lang+" view language", p.View.Lang, lang)
+	}
+}
+
+func nlNumberTooLong(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	seen := map[string]string{}
+	for _, lang := range []string{"nl", "fr", "de", "en"} {
+		p := newNL(t, s, newCore, lang)
+		p.Type("postcode", n.Postcode)
+		p.Type("number", "1234567")
+		p.Settle()
+		eq(t, lang+" lookups", len(p.Calls("/v1/nl/lookup")), 0)
+		eq(t, lang+" message field", p.View.MessageField, "number")
+		eq(t, lang+" message kind", p.View.MessageKind, "error")
+		eq(t, lang+" number invalid", p.Field("number").Invalid, true)
+		if !strings.Contains(p.View.Message, "6") {
+			t.Errorf("%s: message %q does not say a house number has at most 6 digits", lang, p.View.Message)
+		}
+		for other, msg := range seen {
+			if msg == p.View.Message {
+				t.Errorf("%s and %s say the same: %q", lang, other, msg)
+			}
+		}
+		seen[lang] = p.View.Message
+		said := p.View.Message
+		p.Blur()
+		p.Submit()
+		eq(t, lang+" proceeds", p.Proceeds, 0)
+		eq(t, lang+" validate calls", len(p.Calls("/v1/validate")), 0)
+		eq(t, lang+" focus", p.Focus, "number")
+		eq(t, lang+" message at submit", p.View.Message, said)
+		// Six digits are a number again: the message goes, the lookup is made.
+		p.Fill("number", "123456")
+		p.Settle()
+		eq(t, lang+" message kind after correcting", p.View.MessageKind == "error" && p.View.Message == said, false)
+		eq(t, lang+" lookups after correcting", len(p.Calls("/v1/nl/lookup")), 1)
 	}
 }
 
