@@ -175,9 +175,10 @@ func (ac *autocomplete) fetch(call func() ([]adreswijzer.Address, error)) bool {
 
 func (ac *autocomplete) findStreets(street, pc string, limit int) {
 	if pc != "" {
-		ac.streets = ac.ix.searchAmong(street, ac.ix.postcodeStreets(pc), limit)
+		streets := ac.ix.postcodeStreets(pc)
+		ac.streets = ac.ix.expanded(street, limit, func(q string) []hit { return ac.ix.searchAmong(q, streets, limit) })
 	} else if len(strings.ReplaceAll(street, " ", "")) >= minCountryWide {
-		ac.streets = ac.ix.searchStreets(street, limit)
+		ac.streets = ac.ix.expanded(street, limit, func(q string) []hit { return ac.ix.searchStreets(q, limit) })
 	}
 	if len(ac.streets) > 0 {
 		ac.kind = &nameMatch{level: levelExact, kind: ac.streets[0].kind}

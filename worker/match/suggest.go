@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -83,10 +84,92 @@ func (ix *index) suggestStreets(cat *adreswijzer.Catalog, q string, pc string, l
 		if len(strings.ReplaceAll(q, " ", "")) < minCountryWide {
 			return nil
 		}
-		return ix.searchStreets(q, 2*limit)
+		return ix.expanded(q, 2*limit, func(q string) []hit { return ix.searchStreets(q, 2*limit) })
 	}
-	return ix.searchAmong(q, ix.postcodeStreets(pc), 2*limit)
+	streets := ix.postcodeStreets(pc)
+	return ix.expanded(q, 2*limit, func(q string) []hit { return ix.searchAmong(q, streets, 2*limit) })
 }
+
+// expanded runs a street search for the folded query and for each way of writing out its
+// abbreviated words, and ranks the hits together. Validation meets "Chée de Haecht" and
+// "Chaussée de Haecht" by reducing both to one canonical form (abbrev.go); a type-ahead
+// searches the register's names as they are written, by their beginnings, so it must
+// write the typed abbreviation out instead, in every way canonWord knows ("st" is sint,
+// saint or sankt). A query without abbreviations costs one search, as before.
+func (ix *index) expanded(q string, limit int, search func(q string) []hit) []hit {
+	variants := expansions(q)
+	if len(variants) == 0 {
+		return search(q)
+	}
+	var all []hit
+	at := map[uint32]int{}
+	for _, v := range append([]string{q}, variants...) {
+		for _, h := range search(v) {
+			if i, ok := at[h.street]; !ok {
+				at[h.street] = len(all)
+				all = append(all, h)
+			} else if betterHit(h, all[i]) {
+				all[i] = h
+			}
+		}
+	}
+	return ix.rank(all, limit)
+}
+
+// maxExpansions bounds the written-out variants of one query: each costs a search.
+const maxExpansions = 6
+
+// expansions returns the folded query with its abbreviated words written out, each
+// combination once, at most maxExpansions of them; none when no word is an abbreviation.
+func expansions(q string) []string {
+	words := strings.Split(q, " ")
+	out := []string{""}
+	expandedAny := false
+	for i, w := range words {
+		forms := []string{w}
+		if full := writtenOut[w]; len(full) > 0 {
+			forms = append(forms, full...)
+			expandedAny = true
+		}
+		var next []string
+		for _, prefix := range out {
+			for _, f := range forms {
+				if len(next) == maxExpansions+1 {
+					break
+				}
+				if i > 0 {
+					f = prefix + " " + f
+				}
+				next = append(next, f)
+			}
+		}
+		out = next
+	}
+	if !expandedAny {
+		return nil
+	}
+	return out[1:] // the first is q itself
+}
+
+// writtenOut maps an abbreviated word (folded) to the words canonWord reduces to the same
+// short form and that are longer than it: "chee" to "chaussee", "av" to "avenue" (and
+// "ave"), "st" to "sint", "saint" and "sankt".
+var writtenOut = func() map[string][]string {
+	groups := map[string][]string{}
+	for w, c := range canonWord {
+		groups[c] = append(groups[c], w)
+	}
+	m := map[string][]string{}
+	for w, c := range canonWord {
+		for _, x := range groups[c] {
+			if x != w && len(x) > len(w) && len(x) > len(c) {
+				m[w] = append(m[w], x)
+			}
+		}
+		slices.Sort(m[w])
+	}
+	return m
+}()
 
 // searchAmong ranks a small set of streets (one postcode's) by the same tiers as the index,
 // comparing each name directly: any query length is fine here.

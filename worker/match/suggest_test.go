@@ -46,6 +46,12 @@ func TestSuggest(t *testing.T) {
 			first: adreswijzer.StreetSuggestion{Street: "Rue du Pré aux Oies", Locality: "Bruxelles (Haren)"}, postcode: "1130", lang: "fr"},
 		{name: "be typo within a postcode", q: SuggestQuery{Country: "BE", Q: "stevns-de", Postcode: "1502"},
 			first: adreswijzer.StreetSuggestion{Street: "Stevens-de Waelplein", Locality: "Lembeek"}, postcode: "1502", lang: "nl"},
+		{name: "be abbreviation written out", q: SuggestQuery{Country: "BE", Q: "Chée de Haecht"},
+			first: adreswijzer.StreetSuggestion{Street: "Chaussée de Haecht", Locality: "Bruxelles (Haren)"}, postcode: "1130", lang: "fr"},
+		{name: "be abbreviation within a postcode", q: SuggestQuery{Country: "BE", Q: "chee de h", Postcode: "1130"},
+			first: adreswijzer.StreetSuggestion{Street: "Chaussée de Haecht", Locality: "Bruxelles (Haren)"}, postcode: "1130", lang: "fr"},
+		{name: "nl abbreviation written out", q: SuggestQuery{Country: "NL", Q: "St Annastr"},
+			first: adreswijzer.StreetSuggestion{Street: "Sint Annastraat", Locality: "Weesp"}, postcode: "1381XR", lang: "nl"},
 		{name: "unsupported country", q: SuggestQuery{Country: "DE", Q: "unter"},
 			issues: []adreswijzer.IssueCode{"UNSUPPORTED_COUNTRY"}, lang: "nl"},
 	}
@@ -148,4 +154,43 @@ func hasStreet(ss []adreswijzer.StreetSuggestion, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestSuggestAbbreviated types every real street name that opens with a word people
+// abbreviate ("Chaussée", "Avenue", "Sint", "Burgemeester") in its abbreviated form, as
+// validation accepts it: the street must be suggested, country-wide and within its postcode.
+func TestSuggestAbbreviated(t *testing.T) {
+	e, s := sampleEngine(t)
+	short := map[string]string{}
+	for w, c := range canonWord {
+		if len(w) > len(c) {
+			short[w] = c
+		}
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, rows := range [][]adreswijzer.Address{s.nl, s.be} {
+		for _, a := range rows {
+			name := streetName(&a, a.Street.NL == "")
+			first, rest, ok := strings.Cut(fold(name), " ")
+			if !ok || short[first] == "" || a.Postcode == "" || seen[a.StreetID] {
+				continue
+			}
+			seen[a.StreetID] = true
+			n++
+			typed := short[first] + " " + rest
+			for _, pc := range []string{"", a.Postcode} {
+				resp, err := e.Suggest(context.Background(), SuggestQuery{Country: a.Country, Q: typed, Postcode: pc})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !hasStreet(resp.Suggestions, name) {
+					t.Errorf("%q typed %q (postcode %q) is not suggested: %+v", name, typed, pc, resp.Suggestions)
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d abbreviated streets checked", n)
+	}
 }
