@@ -107,6 +107,9 @@ func TestCredentials(t *testing.T) {
 		{"pk without session", req{path: nlLookup, key: "pk", origin: shop}, 422, adreswijzer.ErrValidationFailed},
 		{"pk validate without session", req{path: "/v1/validate", key: "pk", origin: shop, body: validateBody("")}, 422, adreswijzer.ErrValidationFailed},
 		{"pk bad session", req{path: nlLookup + "&sessionId=a%20b", key: "pk", origin: shop}, 422, adreswijzer.ErrValidationFailed},
+		// The worker reads members by their exact names, and so must the gateway.
+		{"pk POST suggest with SESSIONID", req{path: "/v1/suggest", key: "pk", origin: shop,
+			body: []byte(`{"country":"nl","q":"Hugo","SESSIONID":"chk-1"}`)}, 422, adreswijzer.ErrValidationFailed},
 		{"pk foreign origin", req{path: nlLookup + sess, key: "pk", origin: "https://evil.example"}, 403, adreswijzer.ErrForbidden},
 		{"pk without origin", req{path: nlLookup + sess, key: "pk"}, 403, adreswijzer.ErrForbidden},
 		{"pk autocomplete", req{path: "/v1/autocomplete?country=nl&q=Hugo" + sess, key: "pk", origin: shop}, 403, adreswijzer.ErrForbidden},

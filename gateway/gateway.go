@@ -551,25 +551,24 @@ func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error
 			return in, nil // JSON-RPC: the agent extension reads it
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
-			var f struct {
-				SessionID   json.RawMessage `json:"sessionId"`
-				Country     json.RawMessage `json:"country"`
-				CountryCode json.RawMessage `json:"countryCode"`
-			}
+			// Members by their exact names, as the worker reads the body: decoding into a struct
+			// would match "SESSIONID" or "CountryCode" too, and the gateway would then count and
+			// route by members the worker ignores.
+			var f map[string]json.RawMessage
 			if err := json.Unmarshal(body, &f); err != nil {
 				in.badBody = true
 			} else {
-				if len(f.SessionID) > 0 && string(f.SessionID) != "null" {
+				if raw := f["sessionId"]; len(raw) > 0 && string(raw) != "null" {
 					var s string
-					if json.Unmarshal(f.SessionID, &s) != nil {
+					if json.Unmarshal(raw, &s) != nil {
 						in.badSession = true
 					} else {
 						in.session = s
 					}
 				}
-				if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
+				if s, ok := jsonString(f["countryCode"]); ok && route == RouteValidate {
 					countryParam = s
-				} else if s, ok := jsonString(f.Country); ok {
+				} else if s, ok := jsonString(f["country"]); ok {
 					countryParam = s
 				}
 			}
