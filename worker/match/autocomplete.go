@@ -256,8 +256,14 @@ func (ac *autocomplete) write(lang adreswijzer.Language) []adreswijzer.Autocompl
 		if len(out) == adreswijzer.MaxSuggestions {
 			return out
 		}
+		// The postcode when the place has one: a form can fill it in (Malmedy is 4960),
+		// and null, as for a street, only when it spans several.
 		name := ac.cat.Localities[l].Names.Pick(lang)
-		out = append(out, adreswijzer.AutocompleteSuggestion{Label: name, Kind: KindLocality, Locality: name})
+		sg := adreswijzer.AutocompleteSuggestion{Label: name, Kind: KindLocality, Locality: name}
+		if pc := ac.ix.localityPostcode(l); pc != "" {
+			sg.Postcode = &pc
+		}
+		out = append(out, sg)
 	}
 	for _, s := range ac.ix.streetSuggestions(ac.cat, ac.streets, ac.filter, lang) {
 		if len(out) == adreswijzer.MaxSuggestions {

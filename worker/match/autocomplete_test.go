@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,4 +203,54 @@ type emptyStore struct{ adreswijzer.Store }
 
 func (emptyStore) Active(context.Context, adreswijzer.Country) (adreswijzer.Dataset, error) {
 	return nil, adreswijzer.ErrNoDataset
+}
+
+// TestAutocompleteLocalityPostcode types every locality of both samples: its suggestion
+// carries the postcode when all its addresses have one (Malmedy 4960, Lembeek 1502), and
+// null only when it spans several (Weesp).
+func TestAutocompleteLocalityPostcode(t *testing.T) {
+	e, s := sampleEngine(t)
+	postcodes := map[adreswijzer.Names]map[string]bool{}
+	country := map[adreswijzer.Names]adreswijzer.Country{}
+	for _, rows := range [][]adreswijzer.Address{s.nl, s.be} {
+		for _, a := range rows {
+			if postcodes[a.Locality] == nil {
+				postcodes[a.Locality] = map[string]bool{}
+			}
+			postcodes[a.Locality][a.Postcode] = true
+			country[a.Locality] = a.Country
+		}
+	}
+	single := 0
+	for loc, pcs := range postcodes {
+		name := loc.PickPrimary(country[loc] == adreswijzer.BE)
+		resp, err := e.Autocomplete(context.Background(), AutocompleteQuery{Country: country[loc], Q: name, Budget: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *adreswijzer.AutocompleteSuggestion
+		for i, sg := range resp.Suggestions {
+			if sg.Kind == KindLocality && slices.Contains(loc.All(), sg.Locality) {
+				got = &resp.Suggestions[i]
+				break
+			}
+		}
+		if got == nil {
+			t.Errorf("%q is not suggested as a place: %+v", name, resp.Suggestions)
+			continue
+		}
+		want := ""
+		if len(pcs) == 1 {
+			for pc := range pcs {
+				want = pc
+			}
+			single++
+		}
+		if p := got.Postcode; want == "" && p != nil || want != "" && (p == nil || *p != want) {
+			t.Errorf("%q: postcode %v, want %q (null for several)", name, got.Postcode, want)
+		}
+	}
+	if single < 5 {
+		t.Errorf("only %d places with one postcode checked", single)
+	}
 }

@@ -61,6 +61,8 @@ type index struct {
 
 	// locStreets[l] are the streets with places in locality l.
 	locStreets [][]uint32
+	// locPlace[l] is a place of locality l when all its places have one postcode, else -1.
+	locPlace []int32
 	// The i-th postcode's places are cat.Places[pcPlace[i]:pcPlace[i+1]] and its streets
 	// pcStreets[pcOff[i]:pcOff[i+1]], as placeStreets lists them: a Belgian postcode is a
 	// municipality of hundreds of streets, and lookups and validations read them on every
@@ -175,6 +177,7 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 		vars:       make([]storedVariant, 0, len(cat.Streets)*9/8),
 		varKeys:    make([]exactKeys, 0, len(cat.Streets)*9/8),
 		locStreets: make([][]uint32, len(cat.Localities)),
+		locPlace:   make([]int32, len(cat.Localities)),
 		locByKey:   make(map[string][]uint32),
 	}
 	for i, s := range cat.Streets {
@@ -334,6 +337,14 @@ func (ix *index) streetByID(id string) (uint32, bool) {
 	return 0, false
 }
 
+// localityPostcode is the locality's postcode when it has one, else "".
+func (ix *index) localityPostcode(l uint32) string {
+	if p := ix.locPlace[l]; p >= 0 {
+		return ix.cat.Places[p].Postcode
+	}
+	return ""
+}
+
 // onlyPostcode is the street's postcode when it has one, else "".
 func (ix *index) onlyPostcode(st uint32) string {
 	if p := ix.streets[st].place; p >= 0 {
@@ -377,6 +388,20 @@ func (ix *index) buildPlaces() {
 	cat := ix.cat
 	for i := range ix.streets {
 		ix.streets[i].place = -1
+	}
+	seen := make([]bool, len(ix.locPlace))
+	for i, p := range cat.Places {
+		switch l := p.Locality; {
+		case !seen[l]:
+			seen[l], ix.locPlace[l] = true, int32(i)
+		case ix.locPlace[l] >= 0 && cat.Places[ix.locPlace[l]].Postcode != p.Postcode:
+			ix.locPlace[l] = -1
+		}
+	}
+	for l := range ix.locPlace {
+		if !seen[l] {
+			ix.locPlace[l] = -1
+		}
 	}
 	locCount := make(map[uint64]uint32)
 	for i, p := range cat.Places {
