@@ -162,7 +162,8 @@ export class AdreswijzerForm extends HTMLElement {
   #config() {
     const lang = (this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang') || 'nl').slice(0, 2).toLowerCase();
     return {
-      country: (this.dataset.country || 'nl').toUpperCase(),
+      // Passed as it is: the core keeps its country when this is empty or unknown.
+      country: (this.dataset.country || '').toUpperCase(),
       lang,
       carrier: this.dataset.carrier || '',
       allowPoBox: this.hasAttribute('data-allow-po-box'),
@@ -320,13 +321,25 @@ export class AdreswijzerForm extends HTMLElement {
 
   // #commit fills the shop's fields named in data-fields (creating hidden inputs for names
   // the page does not have) and tells the page.
+  //
+  // The country is not cleared when the address is withdrawn: it is still the country, and a
+  // shop maps it to its own country select, whose change events drive data-country. A select
+  // is only ever set to one of its own options (matched without regard to case): an empty or
+  // unknown value would leave it on no option and tell the page the country is "".
   #commit(e) {
     const a = e ? { ...e.address, status: e.status, unverified: String(e.unverified), confirmed: String(e.confirmed) } : null;
     for (const [key, name] of this.#mapping()) {
+      if (!a && key === 'countryCode') continue;
       const target = this.#target(name);
-      const v = a ? (a[key] ?? '') : '';
-      if (target.value === String(v)) continue;
-      target.value = String(v);
+      let v = String(a ? (a[key] ?? '') : '');
+      if (target instanceof HTMLSelectElement) {
+        const option = [...target.options].find((o) => o.value === v) ||
+          [...target.options].find((o) => o.value.toLowerCase() === v.toLowerCase());
+        if (!v || !option) continue;
+        v = option.value;
+      }
+      if (target.value === v) continue;
+      target.value = v;
       target.dispatchEvent(new Event('input', { bubbles: true }));
       target.dispatchEvent(new Event('change', { bubbles: true }));
     }

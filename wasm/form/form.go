@@ -320,9 +320,14 @@ func (m *Machine) handle(e event) bool {
 
 // reset starts over, for a new country or language chosen in the shop's form. What was
 // typed stays: the customer should not type it again because the shop switched country.
+// A country the form does not know (an empty data-country, a select left on no option)
+// keeps the current one: falling back to NL would throw away a Belgian street and box.
 func (m *Machine) reset(cfg Config) {
 	vals := m.val
 	country := m.cfg.Country
+	if _, ok := adreswijzer.ParseCountry(string(cfg.Country)); !ok {
+		cfg.Country = country
+	}
 	for c := call(0); c < numCalls; c++ {
 		m.cancel(c)
 	}

@@ -418,6 +418,13 @@ func (p *page) pickStreet(street string) {
 	p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(street))
 }
 
+// holdSubmit keeps the page when the shop's form submits, as a shop whose own check fails
+// does, so that what happens after the address was handed over can be tested.
+func (p *page) holdSubmit() {
+	p.t.Helper()
+	p.eval(`(() => { document.getElementById('checkout').addEventListener('submit', (e) => { e.preventDefault(); window.awSubmitted = (window.awSubmitted || 0) + 1; }); return '' })()`)
+}
+
 func (p *page) contact() {
 	p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Test Klant"), chromedp.SendKeys(chromedp.CSS("#email"), "klant@example.org"))
 }
@@ -542,6 +549,47 @@ func TestCheckout(t *testing.T) {
 		}
 		if got := p.eval(`String(` + list + `.hidden)`); got != "true" {
 			t.Errorf("the list stayed open after Tab")
+		}
+	})
+
+	t.Run("countryCode mapped to the shop's country select", func(t *testing.T) {
+		n := samples.BEBilingual(t)
+		a := n.Rows[0]
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		// The README's advice: the country select is the form's country, and the form writes
+		// the country it checked back into it.
+		p.eval(`(() => { const f = document.getElementById('address'); f.dataset.fields = 'address1:address1,address2:address2,zip:zip,city:city,countryCode:country,status:address_status,unverified:address_unverified'; return '' })()`)
+		p.setCountry("BE")
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("street", formtest.Typo(a.Street.NL))
+		p.pickStreet(a.Street.NL)
+		p.typeInto("number", strconv.Itoa(a.HouseNumber))
+		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(a.Street.NL) + `)`)
+		p.holdSubmit()
+		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.waitFor(`document.getElementById('address').hasAttribute('data-committed')`)
+		if got := p.shopField("address1"); got != formtest.RegisterAddress1(a, adreswijzer.LangNL) {
+			t.Fatalf("shop's address1 = %q after the submit", got)
+		}
+		// Editing withdraws the address from the shop's fields, but the country stays.
+		p.typeInto("number", "0")
+		p.waitFor(`!document.getElementById('address').hasAttribute('data-committed')`)
+		p.screenshot("edited")
+		if got := p.eval(`(() => { const c = document.getElementById('country'); return c.value + ' ' + c.selectedIndex })()`); got != "BE 1" {
+			t.Errorf("the country select is %q after an edit, want BE (index 1)", got)
+		}
+		if got := p.eval(`document.getElementById('address').dataset.country`); got != "BE" && got != "be" {
+			t.Errorf("data-country = %q after an edit", got)
+		}
+		if got := p.value("street"); got != a.Street.NL {
+			t.Errorf("street = %q after an edit, want %q kept", got, a.Street.NL)
+		}
+		if got := p.eval(`document.querySelectorAll('#address .aw-field')[1].dataset.field`); got != "street" {
+			t.Errorf("the form fell back to the Dutch order (second field %s)", got)
+		}
+		if got := p.shopField("address1"); got != "" {
+			t.Errorf("shop's address1 = %q after an edit, want it cleared", got)
 		}
 	})
 

@@ -42,6 +42,7 @@ var journeys = []journey{
 	{"BE/Lembeek box chosen from the list", beLembeekBox},
 	{"BE/Lembeek box typed with the street", beLembeekTyped},
 	{"BE/Malmedy", beMalmedy},
+	{"BE/an empty or unknown country keeps the form's country", beUnknownCountry},
 	{"fail open/lookup time-out", failLookupTimeout},
 	{"fail open/validate 503 after a register choice", failValidate503},
 	{"fail open/429 and network errors", failRateLimitedAndNetwork},
@@ -739,6 +740,26 @@ func beMalmedy(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangFR))
 	eq(t, "city", c.Address.City, a.Locality.FR)
 	eq(t, "street shown as the register has it", p.Field("street").Value, a.Street.FR)
+}
+
+func beUnknownCountry(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEBoxes(t)
+	p := newBE(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Fill("street", n.Street)
+	p.Fill("addition", "3")
+	p.Fill("city", "Lembeek")
+	for _, country := range []string{"", "XX"} {
+		p.Config(map[string]any{"country": country, "lang": "nl"})
+		eq(t, "country after "+strconv.Quote(country), p.View.Country, "BE")
+		eq(t, "field order", p.View.Fields[1].Name, "street")
+		eq(t, "street kept", p.Field("street").Value, n.Street)
+		eq(t, "box kept", p.Field("addition").Value, "3")
+		eq(t, "city kept", p.Field("city").Value, "Lembeek")
+	}
+	// A real switch still switches.
+	p.Config(map[string]any{"country": "NL", "lang": "nl"})
+	eq(t, "country", p.View.Country, "NL")
 }
 
 func failLookupTimeout(t *testing.T, s *Samples, newCore NewCore) {
