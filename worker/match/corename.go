@@ -172,7 +172,12 @@ func matchCore(t typedName, v nameVariant) bool {
 	if v.core == "" {
 		return equalWithoutSpaces(tcCompact, v.folded) || tcCanon == v.canon
 	}
-	return equalWithoutSpaces(tcCompact, v.core) || tcCanon == canon(v.core)
+	if equalWithoutSpaces(tcCompact, v.core) {
+		return true
+	}
+	// canon works word by word, so the core's canonical form ends the name's: only a
+	// name whose canonical form ends in the typed one is worth reducing again.
+	return strings.HasSuffix(v.canon, tcCanon) && tcCanon == canon(v.core)
 }
 
 // strongStreets returns the streets of the lists that t names as the register writes them

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -26,7 +27,7 @@ func TestBoxAsWritten(t *testing.T) {
 			continue
 		}
 		n++
-		for _, typed := range []string{a.Box, lowerASCII(a.Box), "bte " + a.Box} {
+		for _, typed := range []string{a.Box, strings.ToLower(a.Box), "bte " + a.Box} {
 			r := clean(a, a.Street.NL == "" || a.Postcode == "4960")
 			r.Address2 = &typed
 			resp, err := e.Validate(ctx, r)
@@ -54,14 +55,4 @@ func uniqueBox(rows []adreswijzer.Address, a *adreswijzer.Address) bool {
 		}
 	}
 	return true
-}
-
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
