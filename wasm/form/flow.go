@@ -33,11 +33,16 @@ func (m *Machine) focus(f Field) {
 	}
 }
 
-// sessionID returns the id of the address being entered, starting a new one when none is
-// open: the first call for an address, or the first after the validate call that ended the
-// previous one.
+// sessionID returns the id of the address being entered, starting a new one for the first
+// call of an address: the first call of the form, the first after an address was handed over
+// at a submit, and the first for another postcode than the session's.
 func (m *Machine) sessionID() string {
-	if m.session == "" || m.sessionEnded {
+	pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode])
+	if err != nil {
+		pc = ""
+	}
+	if m.session == "" || m.sessionEnded || pc != "" && m.sessionPC != "" && pc != m.sessionPC {
+		m.sessionPC = ""
 		var b [16]byte
 		// crypto/rand does not fail (Go 1.24+); a reader that does leaves zeros, which is
 		// still a well-formed id.
@@ -48,6 +53,9 @@ func (m *Machine) sessionID() string {
 			s = append(s, hexDigits[c>>4], hexDigits[c&0xF])
 		}
 		m.session, m.sessionEnded = string(s), false
+	}
+	if pc != "" {
+		m.sessionPC = pc
 	}
 	return m.session
 }
@@ -193,7 +201,9 @@ func (m *Machine) sendSuggest() {
 	m.send(callSuggest, "GET", "/v1/suggest", string(q), "")
 }
 
-// validate sends the address for the verdict that ends the session.
+// validate sends the address for the verdict. It is sent at the submit, once per address:
+// every lookup before it shares its session, and the session goes on until the address is
+// handed over, so a confirmation or a retried submit is still the same address.
 func (m *Machine) validate(n normAddr, confirmed bool) {
 	var w writer
 	w.beginObject()
@@ -221,7 +231,6 @@ func (m *Machine) validate(n normAddr, confirmed bool) {
 	m.sentConfirm = confirmed
 	m.sent = n
 	m.send(callValidate, "POST", "/v1/validate", "", string(w.b))
-	m.sessionEnded = true
 }
 
 // typedAddr is the address as the customer typed it, in checkout fields.
@@ -406,8 +415,11 @@ func (m *Machine) block(f Field, t text) {
 	m.submitWaiting = false
 }
 
+// proceed lets the shop's form submit: the address is handed over, and whatever the customer
+// types next is another address in a session of its own.
 func (m *Machine) proceed() {
 	m.submitWaiting = false
+	m.sessionEnded = true
 	m.emit(effect{typ: "proceed"})
 }
 
@@ -449,12 +461,21 @@ func (m *Machine) onLookup(a lookupAnswer) {
 }
 
 // selectTyped picks the register address the customer already typed: one address at the
-// number, or the letter, toevoeging or box typed into the number or addition field. Otherwise
-// the addresses are offered to choose from.
+// number, or the letter, toevoeging or box typed into the number or addition field, or the
+// one chosen before the language changed. Otherwise the addresses are offered to choose from.
 func (m *Machine) selectTyped() {
 	if len(m.found) == 1 {
 		m.choose(0)
 		return
+	}
+	if r := m.repick; r != nil {
+		m.repick = nil
+		if m.lookupKey == m.repickKey {
+			if i := m.matchExtension(*r, false); i >= 0 {
+				m.choose(i)
+				return
+			}
+		}
 	}
 	exact, loose := m.typedExtension()
 	if exact != "" {
@@ -528,8 +549,9 @@ func (m *Machine) filterAdditions() {
 	}
 }
 
-// choose takes a register address at the number as the customer's and ends the session with
-// its validation.
+// choose takes a register address at the number as the customer's. It is not validated
+// yet: the customer may still be typing ("1" found an address, "11" is the one meant), and a
+// validate ends the billed session; the submit validates the address chosen last, once.
 func (m *Machine) choose(i int) {
 	if i < 0 || i >= len(m.found) {
 		return
@@ -560,7 +582,6 @@ func (m *Machine) choose(i int) {
 	m.manual = false
 	n := a.fields(c)
 	m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, txtFound, 0, n.label())), "info", noField)
-	m.validate(n, false)
 }
 
 func (m *Machine) onSuggest(a suggestAnswer) {

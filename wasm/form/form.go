@@ -13,8 +13,8 @@
 // takes longer than 1.5 s, a 5xx, a 429 or a network error accepts the address as typed and
 // flags it for validation later); never lose what was typed (additions and boxes typed into
 // the number field are matched against the register's list); always let the customer type the
-// address themselves; debounce and drop out-of-order answers; one sessionId per address, ended
-// by the one validate call.
+// address themselves; debounce and drop out-of-order answers; one sessionId per address,
+// shared by its lookups and the one validate at the submit.
 package form
 
 import (
@@ -129,8 +129,18 @@ type Machine struct {
 	invalid [numFields]bool
 	focused Field
 
+	// session is the sessionId of the address being entered. Lookups, suggestions and the
+	// validate that ends them count as one verification when they share it, so it is kept
+	// from the first call until the address is handed over at the submit (sessionEnded), or
+	// until the customer types another postcode (sessionPC), which is another address: not
+	// per lookup, per choice, per language or per retried submit.
 	session      string
-	sessionEnded bool // a validate call was sent with it: the next call starts a new one
+	sessionEnded bool
+	sessionPC    string // the postcode the session's calls were made for, "" before one
+	// repick is the extension of the register address chosen before a switch of language,
+	// chosen again from the new lookup of repickKey.
+	repick    *string
+	repickKey string
 
 	nextID   int
 	inflight [numCalls]int // id of the request whose answer counts, 0 when none
@@ -334,8 +344,16 @@ func (m *Machine) reset(cfg Config) {
 	if m.committed {
 		m.uncommit()
 	}
+	var repick *string
+	if m.chosen >= 0 {
+		ext, _ := m.found[m.chosen].extension()
+		repick = &ext
+	}
 	out := m.out
-	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq}
+	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq,
+		// Still the same address: its session goes on, and an address chosen from the
+		// register is chosen again once the lookup answers in the new language.
+		session: m.session, sessionEnded: m.sessionEnded, sessionPC: m.sessionPC, repick: repick, repickKey: m.lookupKey}
 	m.configure(cfg)
 	m.val = vals
 	if m.cfg.Country != country {

@@ -34,7 +34,7 @@ var journeys = []journey{
 	{"NL/manual entry", nlManual},
 	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
 	{"NL/manual entry at a postcode that does not exist is blocked", nlManualBlocked},
-	{"NL/a new session per address", nlSessions},
+	{"NL/one session per address, validated once at the submit", nlSessions},
 	{"NL/debounce: one lookup after typing", nlDebounce},
 	{"NL/answers out of order are dropped", nlOutOfOrder},
 	{"BE/Haren street with a typo, picked from suggestions", beHarenTypo},
@@ -163,6 +163,22 @@ func nlOptionalKeyboard(t *testing.T, s *Samples, newCore NewCore) {
 	// The register sorts the bare number first, then letters: option 1 is the first letter.
 	rows := SortedRows(n)
 	want := rows[1]
+	eq(t, "list closed", p.View.List.Open, false)
+	eq(t, "selected", p.View.List.Selected, 1)
+	eq(t, "addition field", p.Field("addition").Value, want.HouseNumberSuffix)
+	eq(t, "postcode shown printed", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	// Escape with a closed list is the page's, not ours.
+	if p.Key("Escape") {
+		t.Error("Escape with a closed list was taken")
+	}
+	// The choice is checked once, at the submit: a validate ends the billed session.
+	eq(t, "validate calls before the submit", len(p.Calls("/v1/validate")), 0)
+	eq(t, "commits before the submit", len(p.Commits), 0)
+
+	p.Submit()
+	p.Settle()
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
 	c := p.LastCommit()
 	eq(t, "status", c.Status, "valid")
 	eq(t, "unverified", c.Unverified, false)
@@ -174,18 +190,6 @@ func nlOptionalKeyboard(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "split street", c.Address.Street, want.Street.NL)
 	eq(t, "split number", c.Address.HouseNumber, strconv.Itoa(want.HouseNumber))
 	eq(t, "split addition", c.Address.HouseNumberAddition, want.HouseNumberSuffix)
-	eq(t, "list closed", p.View.List.Open, false)
-	eq(t, "selected", p.View.List.Selected, 1)
-	eq(t, "addition field", p.Field("addition").Value, want.HouseNumberSuffix)
-	eq(t, "postcode shown printed", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
-	// Escape with a closed list is the page's, not ours.
-	if p.Key("Escape") {
-		t.Error("Escape with a closed list was taken")
-	}
-
-	p.Submit()
-	eq(t, "proceeds", p.Proceeds, 1)
-	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
 	p.CheckSessions()
 	sameSession(t, p.Requests)
 }
@@ -249,11 +253,14 @@ func nlRequired(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "committed while typing", len(p.Commits), 0)
 	p.Blur()
 	p.Settle()
+	eq(t, "selected", p.View.List.Selected, 2)
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
 	eq(t, "status", c.Status, "valid")
-	p.Submit()
 	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	sameSession(t, p.Requests)
 }
 
 func nlTypedAddition(t *testing.T, s *Samples, newCore NewCore) {
@@ -266,6 +273,7 @@ func nlTypedAddition(t *testing.T, s *Samples, newCore NewCore) {
 	p.Settle()
 	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
 	eq(t, "lookup number", p.Calls("/v1/nl/lookup")[0].Query.Get("number"), strconv.Itoa(n.Number))
+	p.SubmitAndWait()
 	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
 
 	// A letter and a toevoeging ("51A-1", as NEN 5825 writes it) are both kept.
@@ -283,6 +291,7 @@ func nlTypedAddition(t *testing.T, s *Samples, newCore NewCore) {
 	p.Type("postcode", tv.Postcode)
 	p.Type("number", strconv.Itoa(tv.HouseNumber)+tv.HouseNumberSuffix+"-"+tv.Addition)
 	p.Settle()
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(tv, adreswijzer.LangNL))
 	if c.Address.Address2 == nil || *c.Address.Address2 != tv.Addition {
@@ -301,13 +310,16 @@ func nlSingle(t *testing.T, s *Samples, newCore NewCore) {
 	p.Settle()
 	eq(t, "list", p.View.List == nil, true)
 	eq(t, "addition visible", p.Field("addition").Visible, false)
+	if !strings.Contains(p.View.Message, a.Street.NL) {
+		t.Errorf("announcement %q does not name the street", p.View.Message)
+	}
+	eq(t, "requests before the submit", len(p.Requests), 1) // the lookup
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "status", c.Status, "valid")
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
 	eq(t, "view committed", p.View.Committed, true)
-	if !strings.Contains(p.View.Message, a.Street.NL) {
-		t.Errorf("announcement %q does not name the street", p.View.Message)
-	}
+	eq(t, "proceeds", p.Proceeds, 1)
 	eq(t, "requests", len(p.Requests), 2) // one lookup, one validate
 	eq(t, "nothing busy", p.View.Busy, false)
 
@@ -322,7 +334,7 @@ func nlPlanned(t *testing.T, s *Samples, newCore NewCore) {
 	p := newNL(t, s, newCore, "en")
 	p.Type("postcode", n.Postcode)
 	p.Type("number", strconv.Itoa(n.Number))
-	p.Settle()
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(n.Rows[0], adreswijzer.LangNL))
 	// The register's note about the new build comes from the API, in English.
@@ -376,6 +388,8 @@ func nlMissingConfirmed(t *testing.T, s *Samples, newCore NewCore) {
 	if len(v) != 2 || v[1].Body["customerConfirmed"] != true {
 		t.Fatalf("second validate = %+v, want customerConfirmed", v)
 	}
+	// The confirmation is the same address: its validate shares the session.
+	sameSession(t, p.Requests)
 	c := p.LastCommit()
 	eq(t, "confirmed", c.Confirmed, true)
 	eq(t, "unverified", c.Unverified, false)
@@ -467,39 +481,106 @@ func nlManual(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "proceeds", p.Proceeds, 1)
 }
 
+// NLNumberPair is a Dutch postcode with two single addresses whose numbers are typed one
+// after the other: first (a digit) and second (that digit and one more), as "1" then "10".
+func (s *Samples) NLNumberPair(t testing.TB) (postcode string, first, second Number) {
+	pn := s.PostcodeNumbers(adreswijzer.NL)
+	byKey := map[string]Number{}
+	for _, n := range s.Numbers(adreswijzer.NL) {
+		byKey[key(n)] = n
+	}
+	for _, n := range s.Numbers(adreswijzer.NL) {
+		if n.Number > 9 || pn[key(n)] != 1 || !n.HasBare() || anyPlanned(n) {
+			continue
+		}
+		for d := 0; d <= 9; d++ {
+			m, ok := byKey[n.Postcode+" "+strconv.Itoa(n.Number*10+d)]
+			if ok && pn[key(m)] == 1 && m.HasBare() && !anyPlanned(m) {
+				return n.Postcode, n, m
+			}
+		}
+	}
+	t.Fatal("the NL sample has no postcode with single addresses at 1 and 1x")
+	return "", Number{}, Number{}
+}
+
 func nlSessions(t *testing.T, s *Samples, newCore NewCore) {
+	// One address typed with a pause: "1" finds an address, "10" another. Neither is
+	// validated while typing; both lookups and the one validate at the submit share a session.
+	pc, first, second := s.NLNumberPair(t)
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", pc)
+	p.Type("number", strconv.Itoa(first.Number))
+	p.Advance(300)
+	if !strings.Contains(p.View.Message, RegisterAddress1(first.Rows[0], adreswijzer.LangNL)) {
+		t.Errorf("message %q does not announce %s", p.View.Message, RegisterAddress1(first.Rows[0], adreswijzer.LangNL))
+	}
+	p.Type("number", strconv.Itoa(second.Number)[1:])
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 2)
+	eq(t, "validate calls while typing", len(p.Calls("/v1/validate")), 0)
+	// Switching the language after the address was found asks again, in the same session,
+	// and keeps the address.
+	p.Config(map[string]any{"country": "NL", "lang": "en"})
+	p.Settle()
+	eq(t, "validate calls after the language switch", len(p.Calls("/v1/validate")), 0)
+	if !strings.Contains(p.View.Message, RegisterAddress1(second.Rows[0], adreswijzer.LangNL)) {
+		t.Errorf("after the language switch the message %q does not announce %s", p.View.Message, RegisterAddress1(second.Rows[0], adreswijzer.LangNL))
+	}
+	p.SubmitAndWait()
+	eq(t, "proceeds", p.Proceeds, 1)
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 {
+		t.Fatalf("validate calls = %d, want 1", len(v))
+	}
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(second.Rows[0], adreswijzer.LangNL))
+	p.CheckSessions()
+	sameSession(t, p.Requests)
+	// A second submit hands over the same address: nothing is asked again.
+	p.Submit()
+	eq(t, "proceeds", p.Proceeds, 2)
+	eq(t, "requests after a second submit", len(p.Requests), len(v)+3)
+
+	// After the address was handed over, what is typed next is another address.
+	handed := len(p.Requests)
+	p.Type("number", "1")
+	p.Settle()
+	if len(p.Requests) == handed || SessionOf(p.Requests[handed]) == SessionOf(v[0]) {
+		t.Errorf("the address typed after the submit reused the ended session %q", SessionOf(v[0]))
+	}
+
+	// A choice changed among the additions is one address: one session, one validate.
 	n := s.NLWithAdditions(t)
 	rows := SortedRows(n)
-	p := newNL(t, s, newCore, "nl")
+	p = newNL(t, s, newCore, "nl")
 	p.Type("postcode", n.Postcode)
 	p.Type("number", strconv.Itoa(n.Number))
 	p.Settle()
 	p.Choose(1)
-	p.Settle()
-	first := p.Calls("/v1/validate")[0]
-	// The customer changes their mind: a new address is a new session, and the lookup held
-	// is reused rather than asked again.
 	p.FocusField("addition")
 	p.Choose(2)
 	p.Settle()
-	v := p.Calls("/v1/validate")
-	if len(v) != 2 {
-		t.Fatalf("validate calls = %d, want 2", len(v))
-	}
+	eq(t, "validate calls before the submit", len(p.Calls("/v1/validate")), 0)
 	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
-	if SessionOf(v[1]) == SessionOf(first) {
-		t.Errorf("the second address reused the ended session %q", SessionOf(first))
-	}
-	eq(t, "uncommits", p.Uncommit, 1)
+	p.SubmitAndWait()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
 	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(rows[2], adreswijzer.LangNL))
-	p.CheckSessions()
+	sameSession(t, p.Requests)
 
+	// Another postcode is another address.
 	other := newNL(t, s, newCore, "nl")
 	other.Type("postcode", n.Postcode)
 	other.Type("number", strconv.Itoa(n.Number))
 	other.Settle()
 	if SessionOf(other.Requests[0]) == SessionOf(p.Requests[0]) {
 		t.Errorf("two forms drew the same session id %q", SessionOf(p.Requests[0]))
+	}
+	other.Fill("postcode", pc)
+	other.Fill("number", strconv.Itoa(first.Number))
+	other.Settle()
+	l := other.Calls("/v1/nl/lookup")
+	if len(l) != 2 || SessionOf(l[1]) == SessionOf(l[0]) {
+		t.Errorf("lookups %d: another postcode kept the session %q", len(l), SessionOf(l[0]))
 	}
 }
 
@@ -542,6 +623,7 @@ func nlOutOfOrder(t *testing.T, s *Samples, newCore NewCore) {
 	p.Fill("number", strconv.Itoa(single.Number))
 	p.Settle()
 	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 2)
+	p.SubmitAndWait()
 	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(single.Rows[0], adreswijzer.LangNL))
 	eq(t, "list", p.View.List == nil, true)
 	eq(t, "street", p.Field("street").Value, single.Rows[0].Street.NL)
@@ -599,6 +681,7 @@ func beHarenTypo(t *testing.T, s *Samples, newCore NewCore) {
 	if len(l) != 1 || l[0].Query.Get("street") != a.Street.NL {
 		t.Fatalf("lookups %+v, want one with the chosen street", l)
 	}
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
 	eq(t, "zip", c.Address.Zip, "1130")
@@ -629,6 +712,7 @@ func beHarenFrench(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "city", p.Field("city").Value, a.Locality.FR)
 	p.Type("number", strconv.Itoa(a.HouseNumber))
 	p.Settle()
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangFR))
 	eq(t, "city", c.Address.City, a.Locality.FR)
@@ -696,6 +780,7 @@ func beLembeekBox(t *testing.T, s *Samples, newCore NewCore) {
 	p.Key("Enter")
 	p.Settle()
 	want := rows[1]
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
 	if c.Address.Address2 == nil || *c.Address.Address2 != "bus "+want.Box {
@@ -716,6 +801,7 @@ func beLembeekTyped(t *testing.T, s *Samples, newCore NewCore) {
 	p.Settle()
 	eq(t, "street", p.Field("street").Value, n.Street)
 	eq(t, "number", p.Field("number").Value, strconv.Itoa(n.Number))
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	if c.Address.Address2 == nil || *c.Address.Address2 != "bus "+want.Box {
 		t.Errorf("address2 = %v, want the typed box %q", c.Address.Address2, "bus "+want.Box)
@@ -736,6 +822,7 @@ func beMalmedy(t *testing.T, s *Samples, newCore NewCore) {
 	p.Advance(300)
 	p.Type("number", strconv.Itoa(a.HouseNumber))
 	p.Settle()
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangFR))
 	eq(t, "city", c.Address.City, a.Locality.FR)
@@ -808,11 +895,11 @@ func failValidate503(t *testing.T, s *Samples, newCore NewCore) {
 	p.Type("postcode", n.Postcode)
 	p.Type("number", strconv.Itoa(n.Number))
 	p.Settle()
+	p.SubmitAndWait()
 	c := p.LastCommit()
 	eq(t, "unverified", c.Unverified, true)
 	eq(t, "address1 from the register's lookup", c.Address.Address1, RegisterAddress1(n.Rows[0], adreswijzer.LangNL))
 	eq(t, "state", p.View.State, "offline")
-	p.Submit()
 	eq(t, "proceeds", p.Proceeds, 1)
 	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
 

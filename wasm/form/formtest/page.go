@@ -413,6 +413,14 @@ func (p *Page) Submit() {
 	p.send(map[string]any{"type": "submit"})
 }
 
+// SubmitAndWait submits the shop's form and waits until the form has settled: the address
+// is checked at the submit.
+func (p *Page) SubmitAndWait() {
+	p.tb.Helper()
+	p.Submit()
+	p.Settle()
+}
+
 // Manual clicks "enter the address myself".
 func (p *Page) Manual() {
 	p.tb.Helper()
