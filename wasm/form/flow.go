@@ -81,12 +81,19 @@ func (m *Machine) cancel(c call) {
 
 func (m *Machine) pending(c call) bool { return m.armed[c] || m.inflight[c] != 0 }
 
+// send asks the API. A request made while a submit waits gets what is left of the submit's
+// budget rather than a fresh 1.5 s.
 func (m *Machine) send(c call, method, path, q, body string) {
 	m.cancel(c)
 	m.nextID++
 	m.inflight[c] = m.nextID
 	m.sentAt[c] = m.now
-	m.emit(effect{typ: "fetch", id: m.nextID, method: method, path: path, query: q, body: body, ms: TimeoutMs})
+	ms := TimeoutMs
+	if m.submitWaiting && m.now > 0 {
+		ms = max(1, min(ms, m.submitDeadline-m.now))
+	}
+	m.timeout[c] = ms
+	m.emit(effect{typ: "fetch", id: m.nextID, method: method, path: path, query: q, body: body, ms: ms})
 }
 
 // common appends the parameters every GET carries; the session id last, because taking it
@@ -292,7 +299,7 @@ func (m *Machine) onResponse(e event) {
 		return // superseded or cancelled: an answer out of order must not overwrite a newer one
 	}
 	m.inflight[c] = 0
-	late := m.now > 0 && m.sentAt[c] > 0 && m.now-m.sentAt[c] > TimeoutMs
+	late := m.now > 0 && m.sentAt[c] > 0 && m.now-m.sentAt[c] > m.timeout[c]
 	switch {
 	case e.err != "" || e.status == 0 || late:
 		m.failOpen(c)
@@ -342,7 +349,11 @@ func (m *Machine) failOpen(c call) {
 	}
 }
 
+// goOffline stops asking the API. A submit that was waiting goes through with the address as
+// typed, requiring only what the customer was asked for when they submitted: a Dutch street
+// and city that the lookup was to fill were never shown, and must not block now.
 func (m *Machine) goOffline(md mode, t text) {
+	f, ft := m.missing()
 	for c := call(0); c < numCalls; c++ {
 		m.cancel(c)
 	}
@@ -353,14 +364,14 @@ func (m *Machine) goOffline(md mode, t text) {
 	m.list = listNone
 	m.setMessage(say(m.cfg.Lang, t, 0, ""), "warning", noField)
 	if m.submitWaiting {
-		m.acceptTyped()
+		m.acceptTyped(f, ft)
 	}
 }
 
 // acceptTyped hands the address over as typed (or as picked from the register before the
-// service went away), flagged unverified. Only what no parcel can do without is required.
-func (m *Machine) acceptTyped() {
-	if f, t := m.missing(); f != noField {
+// service went away), flagged unverified, unless f names a field it cannot do without.
+func (m *Machine) acceptTyped(f Field, t text) {
+	if f != noField {
 		m.block(f, t)
 		return
 	}
@@ -448,6 +459,7 @@ func (m *Machine) onLookup(a lookupAnswer) {
 		} else {
 			m.setMessage(a.nextStep, "error", FieldNumber)
 		}
+		m.continueSubmit()
 		return
 	}
 	for _, is := range a.issues {
@@ -458,6 +470,7 @@ func (m *Machine) onLookup(a lookupAnswer) {
 	m.val[FieldStreet], m.val[FieldCity] = first.street, first.locality
 	m.invalid = [numFields]bool{}
 	m.selectTyped()
+	m.continueSubmit()
 }
 
 // selectTyped picks the register address the customer already typed: one address at the
@@ -756,20 +769,45 @@ func (m *Machine) chooseAlt(i int) {
 	m.setMessage(say(m.cfg.Lang, txtChosen, 0, n.label()), "info", noField)
 }
 
+// onSubmit starts the submit's budget and goes as far as it can now.
 func (m *Machine) onSubmit() {
 	m.listOpen, m.listActive = false, -1
 	if m.committed {
 		m.proceed()
 		return
 	}
-	m.submitWaiting = true
+	if !m.submitWaiting {
+		m.submitWaiting = true
+		m.submitDeadline = m.now + TimeoutMs
+		m.submitSeq++
+		m.emit(effect{typ: "timer", name: submitTimer, seq: m.submitSeq, ms: TimeoutMs})
+	}
+	m.cancel(callSuggest)
+	m.continueSubmit()
+}
+
+// continueSubmit takes a waiting submit a step further: at the submit, and again when an
+// answer it waited for arrives.
+func (m *Machine) continueSubmit() {
+	if !m.submitWaiting {
+		return
+	}
+	if m.mode != modeOnline {
+		m.acceptTyped(m.missing())
+		return
+	}
 	if m.inflight[callValidate] != 0 {
 		return // its answer decides
 	}
-	m.cancel(callLookup)
-	m.cancel(callSuggest)
-	if m.mode != modeOnline {
-		m.acceptTyped()
+	if m.pending(callLookup) {
+		// The lookup for what is typed has not answered (Enter right after the number): its
+		// answer, within the submit's budget, tells the street; validating without it would
+		// send a number without a street.
+		if m.armed[callLookup] {
+			m.armed[callLookup] = false
+			m.timerSeq[callLookup]++
+			m.sendLookup()
+		}
 		return
 	}
 	if f, t := m.missing(); f != noField {
@@ -789,6 +827,7 @@ func (m *Machine) onSubmit() {
 			if i := m.matchExtension("", false); i >= 0 {
 				// The bare number is an address of its own: what was typed is valid.
 				m.choose(i)
+				m.validate(m.found[i].fields(m.cfg.Country), false)
 				return
 			}
 		}

@@ -69,6 +69,9 @@ const (
 
 var callNames = [numCalls]string{"suggest", "lookup", "validate"}
 
+// submitTimer names the timer of a submit's budget.
+const submitTimer = "submit"
+
 func parseCall(s string) (call, bool) {
 	for i, n := range callNames {
 		if n == s {
@@ -145,6 +148,7 @@ type Machine struct {
 	nextID   int
 	inflight [numCalls]int // id of the request whose answer counts, 0 when none
 	sentAt   [numCalls]int
+	timeout  [numCalls]int // ms the request in flight was given
 	timerSeq [numCalls]int
 	armed    [numCalls]bool // a debounce timer is running
 	now      int            // time of the event being handled, in ms, from the shell's clock
@@ -173,6 +177,11 @@ type Machine struct {
 	committed     bool
 	unverified    bool
 	submitWaiting bool
+	// submitDeadline ends the submit's budget: whatever it still waits for (a lookup typed
+	// just before, the validate), the address is taken as typed then, so the customer can
+	// always submit within the spec's 1.5 s. submitSeq tells its timer from an older one.
+	submitDeadline int
+	submitSeq      int
 
 	msg         string
 	msgKind     string // error, warning, info
@@ -313,6 +322,8 @@ func (m *Machine) handle(e event) bool {
 	case "timer":
 		if c, ok := parseCall(e.name); ok && e.seq == m.timerSeq[c] {
 			m.onTimer(c)
+		} else if e.name == submitTimer && e.seq == m.submitSeq && m.submitWaiting {
+			m.goOffline(modeOffline, txtOffline)
 		}
 	case "response":
 		m.onResponse(e)
@@ -350,7 +361,7 @@ func (m *Machine) reset(cfg Config) {
 		repick = &ext
 	}
 	out := m.out
-	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq,
+	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq, submitSeq: m.submitSeq,
 		// Still the same address: its session goes on, and an address chosen from the
 		// register is chosen again once the lookup answers in the new language.
 		session: m.session, sessionEnded: m.sessionEnded, sessionPC: m.sessionPC, repick: repick, repickKey: m.lookupKey}

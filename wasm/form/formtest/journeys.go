@@ -24,6 +24,7 @@ type journey struct {
 
 var journeys = []journey{
 	{"NL/additions optional, chosen with the keyboard", nlOptionalKeyboard},
+	{"NL/additions optional, submitted without a choice: the bare number", nlOptionalBare},
 	{"NL/addition required, submit asks for it", nlRequired},
 	{"NL/letter and toevoeging typed in the number field are kept", nlTypedAddition},
 	{"NL/single address", nlSingle},
@@ -48,6 +49,7 @@ var journeys = []journey{
 	{"fail open/429 and network errors", failRateLimitedAndNetwork},
 	{"fail open/refused credential", failRefused},
 	{"fail open/slow validate at submit", failSlowSubmit},
+	{"submit before the lookup answered waits for it, within the submit's 1.5 s", submitBeforeLookup},
 }
 
 // Sample picks. Each is the first number in sorted order with the property, so every run
@@ -225,6 +227,21 @@ func sameSession(t *testing.T, reqs []Request) {
 			t.Errorf("%s carries session %q, the address began with %q", r.Path, SessionOf(r), SessionOf(reqs[0]))
 		}
 	}
+}
+
+func nlOptionalBare(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	bare := SortedRows(n)[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	p.SubmitAndWait()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(bare, adreswijzer.LangNL))
+	eq(t, "status", c.Status, "valid")
+	eq(t, "proceeds", p.Proceeds, 1)
 }
 
 func nlRequired(t *testing.T, s *Samples, newCore NewCore) {
@@ -1058,4 +1075,68 @@ func nlManualBlocked(t *testing.T, s *Samples, newCore NewCore) {
 	}
 	eq(t, "focus", p.Focus, p.View.MessageField)
 	eq(t, "confirm offered for what cannot be delivered", p.View.Confirm.Visible, false)
+}
+
+func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	number := strconv.Itoa(n.Number)
+
+	// Enter right after the number: the lookup goes out at once, and the validate carries the
+	// street it found.
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", n.Postcode)
+	p.Fill("number", number)
+	p.Submit()
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 {
+		t.Fatalf("validate calls = %d, want 1", len(v))
+	}
+	eq(t, "validated address1", v[0].Body["address1"], any(RegisterAddress1(a, adreswijzer.LangNL)))
+	c := p.LastCommit()
+	eq(t, "status", c.Status, "valid")
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "proceeds", p.Proceeds, 1)
+	sameSession(t, p.Requests)
+
+	// The service hangs: 1.5 s after the submit the address goes as typed, postcode and
+	// number, flagged unverified; never a block on the street the customer was not shown.
+	p = newNL(t, s, newCore, "nl")
+	p.Latency = func(Request) int { return 5000 }
+	p.Type("postcode", n.Postcode)
+	p.Fill("number", number)
+	eq(t, "street shown", p.Field("street").Visible, false)
+	p.Submit()
+	p.Advance(1499)
+	eq(t, "proceeds before the budget is spent", p.Proceeds, 0)
+	p.Advance(1)
+	eq(t, "proceeds after 1.5 s", p.Proceeds, 1)
+	c = p.LastCommit()
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "address1", c.Address.Address1, number)
+	eq(t, "houseNumber", c.Address.HouseNumber, number)
+	eq(t, "zip", c.Address.Zip, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	if p.View.MessageKind == "error" || p.Focus == "street" {
+		t.Errorf("blocked on %q: %q", p.Focus, p.View.Message)
+	}
+
+	// The lookup answers, the validate hangs: the whole submit still takes 1.5 s at most, and
+	// the register's address from the lookup is handed over.
+	p = newNL(t, s, newCore, "nl")
+	p.Latency = func(r Request) int {
+		if r.Path == "/v1/validate" {
+			return 5000
+		}
+		return 200
+	}
+	p.Type("postcode", n.Postcode)
+	p.Fill("number", number)
+	p.Submit()
+	p.Advance(1500)
+	eq(t, "proceeds after 1.5 s", p.Proceeds, 1)
+	c = p.LastCommit()
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
 }
