@@ -143,7 +143,7 @@ func (m *Machine) lookupQuery() (string, bool) {
 func (m *Machine) refreshLookup() { m.lookupNow(false) }
 
 func (m *Machine) lookupNow(now bool) {
-	if m.mode != modeOnline || m.manualChosen {
+	if m.mode != modeOnline {
 		return
 	}
 	key, ok := m.lookupQuery()
@@ -159,7 +159,8 @@ func (m *Machine) lookupNow(now bool) {
 		m.dropList()
 	}
 	m.lookupKey = ""
-	if !ok {
+	if !ok || m.manualChosen {
+		// Typed by hand: the register is asked at the submit (askChoices).
 		return
 	}
 	m.lookupKey = key
@@ -168,6 +169,21 @@ func (m *Machine) lookupNow(now bool) {
 		return
 	}
 	m.schedule(callLookup)
+}
+
+// askChoices asks the register for every address at the typed number, for a validate that
+// found several: its suggestions stop at ten, the lookup lists them all (a Malmedy number
+// has 35). It reports whether the typed address allows a lookup.
+func (m *Machine) askChoices() bool {
+	key, ok := m.lookupQuery()
+	if !ok || m.mode != modeOnline {
+		return false
+	}
+	m.cancel(callLookup)
+	m.found, m.chosen, m.lookupNote = nil, -1, ""
+	m.lookupKey = key
+	m.sendLookup()
+	return true
 }
 
 func (m *Machine) sendLookup() {
@@ -235,9 +251,16 @@ func (m *Machine) validate(n normAddr, confirmed bool) {
 	}
 	w.str("sessionId", m.sessionID())
 	w.endObject()
-	m.sentConfirm = confirmed
+	m.sentConfirm, m.sentPicked = confirmed, false
 	m.sent = n
 	m.send(callValidate, "POST", "/v1/validate", "", string(w.b))
+}
+
+// validatePicked validates a register address the customer picked (from the lookup's list,
+// or a suggestion of an ambiguous answer): whatever the verdict, it is that address.
+func (m *Machine) validatePicked(n normAddr) {
+	m.validate(n, false)
+	m.sentPicked = true
 }
 
 // typedAddr is the address as the customer typed it, in checkout fields.
@@ -451,6 +474,13 @@ func (m *Machine) onLookup(a lookupAnswer) {
 	m.found = make([]lookupAddr, 0, len(a.addresses))
 	m.found = append(m.found, a.addresses...)
 	m.lookupNote = ""
+	if len(m.found) == 0 && len(m.alts) > 0 {
+		// Asked for an ambiguous answer and nothing at the number: its suggestions are
+		// what there is to choose from.
+		m.list, m.listOpen, m.listActive = listAlts, true, -1
+		m.continueSubmit()
+		return
+	}
 	if len(m.found) == 0 {
 		m.manual = true
 		if len(a.issues) > 0 {
@@ -465,9 +495,11 @@ func (m *Machine) onLookup(a lookupAnswer) {
 	for _, is := range a.issues {
 		m.lookupNote = joinText(m.lookupNote, is.message)
 	}
-	m.manual = false
-	first := m.found[0]
-	m.val[FieldStreet], m.val[FieldCity] = first.street, first.locality
+	m.manual = m.manualChosen
+	if !m.manualChosen {
+		first := m.found[0]
+		m.val[FieldStreet], m.val[FieldCity] = first.street, first.locality
+	}
 	m.invalid = [numFields]bool{}
 	m.selectTyped()
 	m.continueSubmit()
@@ -592,7 +624,7 @@ func (m *Machine) choose(i int) {
 	if len(m.found) < 2 {
 		m.list = listNone
 	}
-	m.manual = false
+	m.manual = m.manualChosen
 	n := a.fields(c)
 	m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, txtFound, 0, n.label())), "info", noField)
 }
@@ -609,6 +641,11 @@ func (m *Machine) onSuggest(a suggestAnswer) {
 		if len(a.issues) > 0 {
 			m.setMessage(a.issues[0].message, severityKind(a.issues[0].severity), FieldStreet)
 		}
+		return
+	}
+	if m.list == listAdditions || m.list == listAlts {
+		// The customer went on to the number before the suggestions came: the addresses
+		// at the number are the list on offer now.
 		return
 	}
 	m.list, m.listOpen, m.listActive = listStreets, m.focused == FieldStreet, -1
@@ -652,6 +689,23 @@ func (m *Machine) onValidate(a validateAnswer) {
 			notes = joinText(notes, is.message)
 		}
 	}
+	if m.sentPicked {
+		// A register address the customer picked is that address, whatever the verdict:
+		// the worker answers ambiguous for the bare number of a building with boxes, and
+		// another list to choose from would be a dead end.
+		if (a.status == "valid" || a.status == "corrected") && a.normalized != nil {
+			n := *a.normalized
+			m.showMatch(a.match, &n)
+			m.commit(n, a.status, false, false)
+			m.setMessage(joinText(say(m.cfg.Lang, txtChosen, 0, n.label()), notes), "info", noField)
+			if m.submitWaiting {
+				m.proceed()
+			}
+			return
+		}
+		m.acceptPicked(m.sent)
+		return
+	}
 	switch {
 	case (a.status == "valid" || a.status == "corrected") && a.normalized != nil:
 		n := *a.normalized
@@ -669,13 +723,16 @@ func (m *Machine) onValidate(a validateAnswer) {
 			m.proceed()
 		}
 	case a.status == "ambiguous" && len(a.suggestions) > 0:
-		m.alts = a.suggestions
-		m.list, m.listOpen, m.listActive = listAlts, true, -1
+		m.alts, m.ambiguous = a.suggestions, true
 		msg := a.nextStep
 		if len(a.issues) > 0 {
 			msg = joinText(a.issues[0].message, a.nextStep)
 		}
 		m.setMessage(msg, "warning", noField)
+		if m.submitWaiting && m.askChoices() {
+			return // the lookup's list, every address at the number, is offered
+		}
+		m.list, m.listOpen, m.listActive = listAlts, true, -1
 		if m.submitWaiting {
 			m.focus(FieldAddition)
 		}
@@ -764,9 +821,17 @@ func (m *Machine) chooseAlt(i int) {
 	m.val[FieldPostcode], m.val[FieldCity] = n.zip, n.city
 	m.invalid = [numFields]bool{}
 	m.dropList()
-	m.alts = nil
-	m.commit(n, "corrected", false, false)
+	m.alts, m.alt = nil, &n
+	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
+}
+
+// acceptPicked hands over a register address the customer picked, as picked.
+func (m *Machine) acceptPicked(n normAddr) {
+	m.commit(n, "valid", false, false)
 	m.setMessage(say(m.cfg.Lang, txtChosen, 0, n.label()), "info", noField)
+	if m.submitWaiting {
+		m.proceed()
+	}
 }
 
 // onSubmit starts the submit's budget and goes as far as it can now.
@@ -816,7 +881,10 @@ func (m *Machine) continueSubmit() {
 	}
 	switch {
 	case m.chosen >= 0:
-		m.validate(m.found[m.chosen].fields(m.cfg.Country), false)
+		m.validatePicked(m.found[m.chosen].fields(m.cfg.Country))
+		return
+	case m.alt != nil:
+		m.validatePicked(*m.alt)
 		return
 	case m.list == listAlts && len(m.alts) > 0:
 		m.listOpen = true
@@ -827,7 +895,12 @@ func (m *Machine) continueSubmit() {
 			if i := m.matchExtension("", false); i >= 0 {
 				// The bare number is an address of its own: what was typed is valid.
 				m.choose(i)
-				m.validate(m.found[i].fields(m.cfg.Country), false)
+				if m.ambiguous {
+					// Just validated as typed, which is this address: no second call.
+					m.acceptPicked(m.found[i].fields(m.cfg.Country))
+					return
+				}
+				m.validatePicked(m.found[i].fields(m.cfg.Country))
 				return
 			}
 		}

@@ -161,6 +161,11 @@ type Machine struct {
 	lookupNote string
 	streets    []streetSug
 	alts       []normAddr
+	// alt is the suggestion of an ambiguous validation the customer picked: a register
+	// address, validated as picked at the next submit.
+	alt *normAddr
+	// ambiguous: the validate of the address as typed found several; a lookup lists them.
+	ambiguous bool
 
 	list       listSource
 	listOpen   bool
@@ -172,6 +177,7 @@ type Machine struct {
 	needConfirm  bool // the register does not know the address; the customer may confirm it
 	confirmed    bool
 	sentConfirm  bool     // the validate in flight carries customerConfirmed
+	sentPicked   bool     // the validate in flight carries a register address the customer picked
 	sent         normAddr // the address that validate carries
 
 	committed     bool
@@ -439,7 +445,7 @@ func (m *Machine) addressChanged() {
 		m.uncommit()
 	}
 	m.needConfirm, m.confirmed = false, false
-	m.alts = nil
+	m.alts, m.alt, m.ambiguous = nil, nil, false
 }
 
 func (m *Machine) onFocus(f Field) {

@@ -43,6 +43,7 @@ var journeys = []journey{
 	{"BE/Lembeek box chosen from the list", beLembeekBox},
 	{"BE/Lembeek box typed with the street", beLembeekTyped},
 	{"BE/Malmedy", beMalmedy},
+	{"BE/every box on offer, and the one picked is that address", beManyBoxes},
 	{"BE/an empty or unknown country keeps the form's country", beUnknownCountry},
 	{"fail open/lookup time-out", failLookupTimeout},
 	{"fail open/validate 503 after a register choice", failValidate503},
@@ -1028,25 +1029,28 @@ func nlManualAmbiguous(t *testing.T, s *Samples, newCore NewCore) {
 	p.Settle()
 	eq(t, "proceeds", p.Proceeds, 0)
 	eq(t, "commits", len(p.Commits), 0)
-	if p.View.List == nil || p.View.List.Field != "addition" || len(p.Options()) < 2 {
-		t.Fatalf("list = %+v, want the register's addresses to choose from", p.View.List)
+	// The choices are the lookup's, every address at the number, not the validate's ten.
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	if p.View.List == nil || p.View.List.Field != "addition" || len(p.Options()) != len(n.Rows) {
+		t.Fatalf("list = %+v, want the register's %d addresses to choose from", p.View.List, len(n.Rows))
 	}
 	eq(t, "focus", p.Focus, "addition")
-	eq(t, "message kind", p.View.MessageKind, "warning")
+	eq(t, "message field", p.View.MessageField, "addition")
 	// A second submit without a choice asks again and calls nothing.
 	p.Submit()
 	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
 	eq(t, "proceeds", p.Proceeds, 0)
 	p.Choose(1)
-	c := p.LastCommit()
-	if !strings.HasPrefix(c.Address.Address1, n.Street+" "+strconv.Itoa(n.Number)) {
-		t.Errorf("address1 = %q, want one of the register's at %s %d", c.Address.Address1, n.Street, n.Number)
-	}
-	eq(t, "unverified", c.Unverified, false)
 	eq(t, "street field", p.Field("street").Value, n.Street)
-	p.Submit()
+	eq(t, "street editable", p.Field("street").ReadOnly, false)
+	p.SubmitAndWait()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(rows[1], adreswijzer.LangNL))
+	eq(t, "unverified", c.Unverified, false)
+	eq(t, "status", c.Status, "valid")
 	eq(t, "proceeds", p.Proceeds, 1)
-	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 2)
+	sameSession(t, p.Requests)
 }
 
 func nlManualBlocked(t *testing.T, s *Samples, newCore NewCore) {
@@ -1139,4 +1143,105 @@ func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
 	c = p.LastCommit()
 	eq(t, "unverified", c.Unverified, true)
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+}
+
+// BEMostAddresses is the Belgian number with the most addresses (Route de Falize 2,
+// Malmedy: 35), boxes and letters, far more than a validate answer's ten suggestions.
+func (s *Samples) BEMostAddresses(t testing.TB) Number {
+	var best Number
+	for _, n := range s.Numbers(adreswijzer.BE) {
+		if len(n.Rows) > len(best.Rows) {
+			best = n
+		}
+	}
+	if len(best.Rows) <= 10 {
+		t.Fatal("the BE sample has no number with more than ten addresses")
+	}
+	return best
+}
+
+func beManyBoxes(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.BEManyBoxes(t)
+	rows := SortedRows(n)
+	start := func(t *testing.T) *Page {
+		p := newBE(t, s, newCore, "nl")
+		p.Type("postcode", n.Postcode)
+		p.Fill("street", n.Street)
+		p.Type("number", strconv.Itoa(n.Number))
+		p.Settle()
+		return p
+	}
+
+	// The list holds every box the lookup returned, the last one too.
+	p := start(t)
+	eq(t, "options", len(p.Options()), len(n.Rows))
+	eq(t, "box optional", p.Field("addition").Required, false)
+	for _, a := range n.Rows {
+		if a.Box != "" && !slices.ContainsFunc(p.Options(), func(o string) bool { return strings.HasSuffix(o, " bus "+a.Box) }) {
+			t.Errorf("box %s is not on offer: %q", a.Box, p.Options())
+		}
+	}
+	// A box picked is validated as picked, with the box: the last on offer, which a
+	// validate answer's ten suggestions do not hold.
+	lastOption := p.Options()[len(rows)-1]
+	last := struct{ Box string }{lastOption[strings.LastIndex(lastOption, " ")+1:]}
+	p.Choose(len(rows) - 1)
+	p.SubmitAndWait()
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 || v[0].Body["address2"] != "bus "+last.Box {
+		t.Fatalf("validate calls %+v, want one with address2 %q", v, "bus "+last.Box)
+	}
+	c := p.LastCommit()
+	if c.Address.Address2 == nil || *c.Address.Address2 != "bus "+last.Box {
+		t.Errorf("address2 = %v, want %q", c.Address.Address2, "bus "+last.Box)
+	}
+	eq(t, "status", c.Status, "valid")
+	eq(t, "proceeds", p.Proceeds, 1)
+
+	// The number without a box, picked or left so, is the register's address without a box:
+	// handed over as it is whatever the worker's verdict, never a second list.
+	for _, pick := range []bool{true, false} {
+		p := start(t)
+		if pick {
+			p.Choose(0)
+		}
+		p.SubmitAndWait()
+		eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+		eq(t, "proceeds", p.Proceeds, 1)
+		c := p.LastCommit()
+		eq(t, "address1", c.Address.Address1, RegisterAddress1(rows[0], adreswijzer.LangNL))
+		eq(t, "address2", c.Address.Address2 == nil, true)
+		eq(t, "status", c.Status, "valid")
+		eq(t, "unverified", c.Unverified, false)
+	}
+
+	// Typed by hand without the box: the verdict is ambiguous and its suggestions stop at
+	// ten; the bare number is an address of its own, so it is taken without another call.
+	p = newBE(t, s, newCore, "nl")
+	p.Manual()
+	p.Type("postcode", n.Postcode)
+	p.Fill("street", n.Street)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Fill("city", rows[0].Locality.NL)
+	p.SubmitAndWait()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "proceeds", p.Proceeds, 1)
+	c = p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(rows[0], adreswijzer.LangNL))
+	eq(t, "address2", c.Address.Address2 == nil, true)
+	sameSession(t, p.Requests)
+
+	// Route de Falize 2: all 35, letters and boxes.
+	most := s.BEMostAddresses(t)
+	p = newBE(t, s, newCore, "fr")
+	p.Type("postcode", most.Postcode)
+	p.Fill("street", most.Street)
+	p.Type("number", strconv.Itoa(most.Number))
+	p.Settle()
+	eq(t, "options at "+most.Street, len(p.Options()), len(most.Rows))
+	mrows := SortedRows(most)
+	p.Choose(len(mrows) - 1)
+	p.SubmitAndWait()
+	eq(t, "proceeds", p.Proceeds, 1)
+	eq(t, "status", p.LastCommit().Status, "valid")
 }
