@@ -65,6 +65,12 @@ const STYLE = `
 :where(adreswijzer-form) .aw-message[data-kind="error"] { color: var(--aw-error-color, #b91c1c); }
 :where(adreswijzer-form) .aw-message[data-kind="warning"] { color: var(--aw-warning-color, #92400e); }
 :where(adreswijzer-form) .aw-message[data-kind="info"] { color: var(--aw-info-color, #1f2937); }
+:where(adreswijzer-form) .aw-correction { margin: 0 0 var(--aw-gap, .75rem); }
+:where(adreswijzer-form) .aw-correction[hidden] { display: none; }
+:where(adreswijzer-form) .aw-correction p { margin: 0 0 .5rem; font-weight: 600; }
+:where(adreswijzer-form) .aw-correction button { font: inherit; margin: 0 .5rem .25rem 0; padding: .375rem .75rem; cursor: pointer; color: inherit;
+  border: var(--aw-input-border, 1px solid #8a8a8a); border-radius: var(--aw-radius, .375rem); background: var(--aw-input-bg, #fff); }
+:where(adreswijzer-form) .aw-correction button:focus { outline: var(--aw-focus-ring, 3px solid #2563eb); outline-offset: 1px; }
 :where(adreswijzer-form) .aw-confirm { display: flex; gap: .5rem; align-items: flex-start; margin-bottom: var(--aw-gap, .75rem); }
 :where(adreswijzer-form) .aw-confirm[hidden], :where(adreswijzer-form) .aw-manual[hidden] { display: none; }
 :where(adreswijzer-form) .aw-manual { font: inherit; background: none; border: 0; padding: 0; color: var(--aw-link-color, #1d4ed8); text-decoration: underline; cursor: pointer; }
@@ -239,12 +245,20 @@ export class AdreswijzerForm extends HTMLElement {
     const confirmText = el('span');
     confirmLabel.append(confirmBox, confirmText);
     confirmBox.addEventListener('change', () => this.#send({ type: 'confirm', checked: confirmBox.checked }));
+    // A corrected address: the register's version beside the customer's, and their choice.
+    const correction = el('div', { class: 'aw-correction', role: 'group', 'aria-labelledby': `${id}-correction`, hidden: '' });
+    const correctionText = el('p', { id: `${id}-correction` });
+    const useCorrection = el('button', { type: 'button', class: 'aw-use' });
+    const keepTyped = el('button', { type: 'button', class: 'aw-keep' });
+    correction.append(correctionText, useCorrection, keepTyped);
+    useCorrection.addEventListener('click', () => this.#send({ type: 'correction', use: true }));
+    keepTyped.addEventListener('click', () => this.#send({ type: 'correction', use: false }));
     const manual = el('button', { type: 'button', class: 'aw-manual' });
     manual.addEventListener('click', () => this.#send({ type: 'manual' }));
     const message = el('p', { class: 'aw-message', id: `${id}-message`, role: 'status' });
     const attribution = el('p', { class: 'aw-attribution' });
-    fs.append(message, confirmLabel, manual, attribution);
-    Object.assign(this.#els, { confirmBox, confirmLabel, confirmText, manual, message, attribution });
+    fs.append(message, correction, confirmLabel, manual, attribution);
+    Object.assign(this.#els, { confirmBox, confirmLabel, confirmText, manual, message, attribution, correction, correctionText, useCorrection, keepTyped });
     this.prepend(fs);
   }
 
@@ -273,7 +287,8 @@ export class AdreswijzerForm extends HTMLElement {
         return;
       }
       case 'focus': {
-        const target = e.field === 'confirm' ? this.#els.confirmBox : this.#els.fields[e.field]?.input;
+        const target = e.field === 'confirm' ? this.#els.confirmBox
+          : e.field === 'correction' ? this.#els.useCorrection : this.#els.fields[e.field]?.input;
         target?.focus();
         return;
       }
@@ -403,6 +418,11 @@ export class AdreswijzerForm extends HTMLElement {
     message.dataset.kind = v.messageKind;
     manual.hidden = !v.manual.visible;
     manual.textContent = v.manual.label;
+    const { correction, correctionText, useCorrection, keepTyped } = this.#els;
+    correction.hidden = !v.correction.visible;
+    correctionText.textContent = v.correction.text;
+    useCorrection.textContent = v.correction.use;
+    keepTyped.textContent = v.correction.keep;
     confirmLabel.hidden = !v.confirm.visible;
     confirmText.textContent = v.confirm.label;
     confirmBox.checked = v.confirm.checked;

@@ -3,6 +3,7 @@ package form
 import (
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -707,12 +708,25 @@ func (m *Machine) onValidate(a validateAnswer) {
 		return
 	}
 	switch {
+	case a.status == "corrected" && a.normalized != nil && !m.sentConfirm && !sameButCaseOrSpacing(m.sent, *a.normalized):
+		// The register's version differs from what the customer typed: shown beside it,
+		// and the customer chooses; the submit goes on after the choice.
+		n := *a.normalized
+		m.correction, m.correctionMatch = &n, a.match
+		msg := ""
+		for _, is := range a.issues {
+			msg = joinText(msg, is.message)
+		}
+		m.setMessage(joinText(msg, a.nextStep), "warning", noField)
+		if m.submitWaiting {
+			m.emit(effect{typ: "focus", field: "correction"})
+		}
+		m.submitWaiting = false
 	case (a.status == "valid" || a.status == "corrected") && a.normalized != nil:
+		// Valid, or corrected in letter case and spacing only ("1381cs", "weesp"): the
+		// register's writing is taken without asking, as nothing the customer meant changes.
 		n := *a.normalized
 		m.showMatch(a.match, &n)
-		if a.status == "corrected" {
-			notes = joinText(notes, a.nextStep)
-		}
 		m.commit(n, a.status, false, m.sentConfirm)
 		t := txtChosen
 		if m.sentConfirm {
@@ -825,6 +839,49 @@ func (m *Machine) chooseAlt(i int) {
 	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
 }
 
+// sameButCaseOrSpacing reports whether the register's version of an address differs from
+// what was typed only in letter case and spaces.
+func sameButCaseOrSpacing(typed, reg normAddr) bool {
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	opt := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	return fold(typed.address1) == fold(reg.address1) && fold(opt(typed.address2)) == fold(opt(reg.address2)) &&
+		fold(typed.zip) == fold(reg.zip) && fold(typed.city) == fold(reg.city)
+}
+
+// onCorrection takes the customer's choice between the register's version of a corrected
+// address and their own, and lets the submit that found it go on. Their own goes as typed,
+// flagged unverified and confirmed, for the shop to check.
+func (m *Machine) onCorrection(use bool) {
+	if m.correction == nil {
+		return
+	}
+	if use {
+		n := *m.correction
+		m.showMatch(m.correctionMatch, &n)
+		m.correction, m.correctionMatch = nil, nil
+		m.commit(n, "corrected", false, false)
+		m.setMessage(say(m.cfg.Lang, txtChosen, 0, n.label()), "info", noField)
+	} else {
+		n := m.sent
+		m.correction, m.correctionMatch = nil, nil
+		m.commit(n, "", true, true)
+		m.setMessage(say(m.cfg.Lang, txtAcceptedAsTyped, 0, n.label()), "info", noField)
+	}
+	m.proceed()
+}
+
 // acceptPicked hands over a register address the customer picked, as picked.
 func (m *Machine) acceptPicked(n normAddr) {
 	m.commit(n, "valid", false, false)
@@ -910,6 +967,11 @@ func (m *Machine) continueSubmit() {
 			t = txtChooseBox
 		}
 		m.block(FieldAddition, t)
+		return
+	case m.correction != nil:
+		// Still to choose: the register's version or their own.
+		m.emit(effect{typ: "focus", field: "correction"})
+		m.submitWaiting = false
 		return
 	case m.needConfirm && !m.confirmed:
 		m.emit(effect{typ: "focus", field: "confirm"})

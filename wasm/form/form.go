@@ -176,9 +176,13 @@ type Machine struct {
 	manualChosen bool // the customer chose to type the whole address: the API is only asked at the end
 	needConfirm  bool // the register does not know the address; the customer may confirm it
 	confirmed    bool
-	sentConfirm  bool     // the validate in flight carries customerConfirmed
-	sentPicked   bool     // the validate in flight carries a register address the customer picked
-	sent         normAddr // the address that validate carries
+	sentConfirm  bool // the validate in flight carries customerConfirmed
+	sentPicked   bool // the validate in flight carries a register address the customer picked
+	// correction is the register's version of a corrected address, offered beside the
+	// customer's own until they choose one (correctionMatch holds its parts).
+	correction      *normAddr
+	correctionMatch *matchAddr
+	sent            normAddr // the address that validate carries
 
 	committed     bool
 	unverified    bool
@@ -237,6 +241,7 @@ type event struct {
 	err     string
 	index   int
 	checked bool
+	use     bool
 	now     int
 	cfg     Config
 }
@@ -255,6 +260,7 @@ func readEvent(v value) event {
 		err:     v.get("error").str(),
 		index:   v.get("index").int(),
 		checked: v.get("checked").boolean(),
+		use:     v.get("use").boolean(),
 		now:     v.get("now").int(),
 		cfg: Config{
 			Country:    adreswijzer.Country(v.get("country").str()),
@@ -283,6 +289,7 @@ func readEvent(v value) event {
 //	{"type":"timer","name":N,"seq":Q}         a timer effect fired
 //	{"type":"response","id":I,"status":C,"body":S} or {"type":"response","id":I,"error":"timeout"|"network"}
 //	{"type":"submit"}  {"type":"manual"}  {"type":"confirm","checked":B}
+//	{"type":"correction","use":B}             the register's version (true) or the customer's
 //	{"type":"config","country":"NL","lang":"nl","carrier":"","allowPoBox":false}
 //
 // Effects, carried out in order:
@@ -291,7 +298,7 @@ func readEvent(v value) event {
 //	    the shell adds Authorization: Bearer <key> and aborts after timeoutMs
 //	{"type":"abort","id":I}                   its answer no longer counts
 //	{"type":"timer","name":N,"seq":Q,"ms":D}  replaces the timer of that name
-//	{"type":"focus","field":F}                F may also be "confirm"
+//	{"type":"focus","field":F}                F may also be "confirm" or "correction"
 //	{"type":"commit","address":{...},"status":V,"unverified":B,"confirmed":B}
 //	{"type":"uncommit"}                       clear what was handed to the shop
 //	{"type":"proceed"}                        let the shop's form submit
@@ -339,6 +346,8 @@ func (m *Machine) handle(e event) bool {
 		m.onManual()
 	case "confirm":
 		m.confirmed = e.checked
+	case "correction":
+		m.onCorrection(e.use)
 	case "config":
 		m.reset(e.cfg)
 	}
@@ -446,6 +455,7 @@ func (m *Machine) addressChanged() {
 	}
 	m.needConfirm, m.confirmed = false, false
 	m.alts, m.alt, m.ambiguous = nil, nil, false
+	m.correction, m.correctionMatch = nil, nil
 }
 
 func (m *Machine) onFocus(f Field) {

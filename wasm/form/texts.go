@@ -46,6 +46,9 @@ const (
 	txtConfirmed
 	txtChooseSuggestion
 	txtSearching
+	txtCorrection
+	txtUseCorrection
+	txtKeepTyped
 	txtRegion
 	numTexts
 )
@@ -86,6 +89,9 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtConfirmed:        "Adres bevestigd: {a}.",
 		txtChooseSuggestion: "Kies het juiste adres uit de lijst.",
 		txtSearching:        "Adres zoeken…",
+		txtCorrection:       "Volgens het adresregister is het adres: {a}.",
+		txtUseCorrection:    "Dit adres gebruiken",
+		txtKeepTyped:        "Mijn adres houden zoals ingevuld",
 		txtRegion:           "Adres",
 	},
 	adreswijzer.LangFR: {
@@ -121,6 +127,9 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtConfirmed:        "Adresse confirmée : {a}.",
 		txtChooseSuggestion: "Choisissez la bonne adresse dans la liste.",
 		txtSearching:        "Recherche de l'adresse…",
+		txtCorrection:       "Selon le registre des adresses, l'adresse est : {a}.",
+		txtUseCorrection:    "Utiliser cette adresse",
+		txtKeepTyped:        "Garder mon adresse telle que saisie",
 		txtRegion:           "Adresse",
 	},
 	adreswijzer.LangDE: {
@@ -156,6 +165,9 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtConfirmed:        "Adresse bestätigt: {a}.",
 		txtChooseSuggestion: "Wählen Sie die richtige Adresse aus der Liste.",
 		txtSearching:        "Adresse wird gesucht…",
+		txtCorrection:       "Laut Adressregister lautet die Adresse: {a}.",
+		txtUseCorrection:    "Diese Adresse verwenden",
+		txtKeepTyped:        "Meine Adresse wie eingegeben behalten",
 		txtRegion:           "Adresse",
 	},
 	adreswijzer.LangEN: {
@@ -191,6 +203,9 @@ var texts = map[adreswijzer.Language]*[numTexts]string{
 		txtConfirmed:        "Address confirmed: {a}.",
 		txtChooseSuggestion: "Choose the right address from the list.",
 		txtSearching:        "Looking up the address…",
+		txtCorrection:       "According to the address register, the address is: {a}.",
+		txtUseCorrection:    "Use this address",
+		txtKeepTyped:        "Keep my address as entered",
 		txtRegion:           "Address",
 	},
 }

@@ -246,6 +246,17 @@ func (m *Machine) writeView(w *writer) {
 	w.str("label", say(l, txtConfirm, 0, ""))
 	w.flag("checked", m.confirmed)
 	w.endObject()
+	w.key("correction")
+	w.beginObject()
+	w.flag("visible", m.correction != nil)
+	if m.correction != nil {
+		w.str("text", say(l, txtCorrection, 0, m.correction.label()))
+	} else {
+		w.str("text", "")
+	}
+	w.str("use", say(l, txtUseCorrection, 0, ""))
+	w.str("keep", say(l, txtKeepTyped, 0, ""))
+	w.endObject()
 	w.flag("committed", m.committed)
 	w.flag("unverified", m.unverified)
 	w.str("attribution", m.attribution)

@@ -433,6 +433,12 @@ func (p *page) contact() {
 func (p *page) submit() map[string]string {
 	p.t.Helper()
 	p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+	return p.receipt()
+}
+
+// receipt waits for the order page and returns what the shop received.
+func (p *page) receipt() map[string]string {
+	p.t.Helper()
 	p.waitAcrossNavigation(`location.pathname === '/order' && document.getElementById('receipt') !== null`)
 	p.screenshot("receipt")
 	got := map[string]string{}
@@ -591,6 +597,37 @@ func TestCheckout(t *testing.T) {
 		}
 		if got := p.shopField("address1"); got != "" {
 			t.Errorf("shop's address1 = %q after an edit, want it cleared", got)
+		}
+	})
+
+	t.Run("corrected address typed by hand: the customer chooses the register's version", func(t *testing.T) {
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.typeInto("street", "Nieuwe straat")
+		p.typeInto("number", "5")
+		p.typeInto("postcode", "1381CS")
+		p.typeInto("city", "Weesp")
+		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		correction := `document.querySelector('#address .aw-correction')`
+		p.waitFor(`!` + correction + `.hidden`)
+		p.screenshot("correction")
+		if got := p.eval(correction + `.textContent`); !strings.Contains(got, "Nieuwstraat 5") || !strings.Contains(got, "1381 BB") {
+			t.Errorf("the offer says %q, not the register's version", got)
+		}
+		if got := p.eval(`location.pathname`); got != "/" {
+			t.Fatalf("the order was placed before the customer chose (%s)", got)
+		}
+		if got := p.value("street"); got != "Nieuwe straat" {
+			t.Errorf("street = %q before the choice, want what was typed", got)
+		}
+		if got := p.eval(`document.activeElement.className`); got != "aw-use" {
+			t.Errorf("focus on %q, want the choice", got)
+		}
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-use`)))
+		got := p.receipt()
+		if got["address1"] != "Nieuwstraat 5" || got["zip"] != "1381 BB" || got["address_status"] != "corrected" || got["address_unverified"] != "false" {
+			t.Errorf("the shop received %v", got)
 		}
 	})
 

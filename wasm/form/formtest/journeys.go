@@ -33,6 +33,7 @@ var journeys = []journey{
 	{"NL/messages in the form's language", nlLanguages},
 	{"NL/a house number of seven digits is too long", nlNumberTooLong},
 	{"NL/manual entry", nlManual},
+	{"NL/a corrected address is shown, and the customer chooses", nlCorrected},
 	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
 	{"NL/manual entry at a postcode that does not exist is blocked", nlManualBlocked},
 	{"NL/one session per address, validated once at the submit", nlSessions},
@@ -492,11 +493,98 @@ func nlManual(t *testing.T, s *Samples, newCore NewCore) {
 	p.Submit()
 	p.Settle()
 	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	// The street was typed with a typo: the register's version is offered, and taken.
+	eq(t, "correction offered", p.View.Correction.Visible, true)
+	eq(t, "proceeds before the choice", p.Proceeds, 0)
+	p.Correction(true)
 	c := p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
-	eq(t, "status", c.Status, "corrected") // the street was typed with a typo
+	eq(t, "status", c.Status, "corrected")
 	eq(t, "street shown as the register has it", p.Field("street").Value, a.Street.NL)
 	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func nlCorrected(t *testing.T, s *Samples, newCore NewCore) {
+	// "Nieuwe straat 5" at 1381 CS: the register has Nieuwstraat 5 at 1381 BB.
+	var want adreswijzer.Address
+	for _, a := range s.Rows[adreswijzer.NL] {
+		if a.Street.NL == "Nieuwstraat" && a.HouseNumber == 5 && a.HouseNumberSuffix == "" && a.Addition == "" {
+			want = a
+		}
+	}
+	if want.ID == "" {
+		t.Fatal("the NL sample has no Nieuwstraat 5")
+	}
+	typed := func(t *testing.T, street, postcode, number, city string) *Page {
+		p := newNL(t, s, newCore, "nl")
+		p.Manual()
+		p.Type("street", street)
+		p.Type("postcode", postcode)
+		p.Type("number", number)
+		p.Type("city", city)
+		p.Blur()
+		p.Submit()
+		p.Settle()
+		return p
+	}
+	for _, use := range []bool{true, false} {
+		p := typed(t, "Nieuwe straat", "1381CS", "5", "Weesp")
+		eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+		eq(t, "commits before the choice", len(p.Commits), 0)
+		eq(t, "proceeds before the choice", p.Proceeds, 0)
+		eq(t, "correction offered", p.View.Correction.Visible, true)
+		eq(t, "focus", p.Focus, "correction")
+		if !strings.Contains(p.View.Correction.Text, "Nieuwstraat 5") || !strings.Contains(p.View.Correction.Text, "1381 BB") {
+			t.Errorf("offer %q does not show the register's version", p.View.Correction.Text)
+		}
+		// What the customer typed stays in the fields until they choose.
+		eq(t, "street as typed", p.Field("street").Value, "Nieuwe straat")
+		eq(t, "postcode as typed", p.Field("postcode").Value, "1381 CS")
+		// The submit's budget does not run out on the customer while they read.
+		p.Advance(3000)
+		eq(t, "proceeds while the offer stands", p.Proceeds, 0)
+		eq(t, "state", p.View.State, "online")
+
+		p.Correction(use)
+		eq(t, "offer gone", p.View.Correction.Visible, false)
+		eq(t, "proceeds after the choice", p.Proceeds, 1)
+		eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+		c := p.LastCommit()
+		if use {
+			eq(t, "address1", c.Address.Address1, "Nieuwstraat 5")
+			eq(t, "zip", c.Address.Zip, "1381 BB")
+			eq(t, "status", c.Status, "corrected")
+			eq(t, "unverified", c.Unverified, false)
+			eq(t, "street field", p.Field("street").Value, "Nieuwstraat")
+			eq(t, "postcode field", p.Field("postcode").Value, "1381 BB")
+		} else {
+			eq(t, "address1", c.Address.Address1, "Nieuwe straat 5")
+			eq(t, "zip", c.Address.Zip, "1381 CS")
+			eq(t, "city", c.Address.City, "Weesp")
+			eq(t, "status", c.Status, "")
+			eq(t, "unverified", c.Unverified, true)
+			eq(t, "confirmed", c.Confirmed, true)
+			eq(t, "street field", p.Field("street").Value, "Nieuwe straat")
+		}
+	}
+
+	// Editing withdraws the offer; the next submit asks again, in the same session.
+	p := typed(t, "Nieuwe straat", "1381CS", "5", "Weesp")
+	p.Fill("street", "Nieuwstraat")
+	eq(t, "offer after an edit", p.View.Correction.Visible, false)
+	p.SubmitAndWait()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 2)
+	sameSession(t, p.Requests)
+
+	// Only letter case and spacing differ: taken without asking.
+	p = typed(t, "hugo de grootlaan", "1381cs", "5", "weesp")
+	eq(t, "offer for case and spacing", p.View.Correction.Visible, false)
+	eq(t, "proceeds", p.Proceeds, 1)
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, "Hugo de Grootlaan 5")
+	eq(t, "zip", c.Address.Zip, "1381 CS")
+	eq(t, "city", c.Address.City, "Weesp")
+	eq(t, "street field", p.Field("street").Value, "Hugo de Grootlaan")
 }
 
 // NLNumberPair is a Dutch postcode with two single addresses whose numbers are typed one

@@ -88,6 +88,12 @@ type View struct {
 		Label   string `json:"label"`
 		Checked bool   `json:"checked"`
 	} `json:"confirm"`
+	Correction struct {
+		Visible bool   `json:"visible"`
+		Text    string `json:"text"`
+		Use     string `json:"use"`
+		Keep    string `json:"keep"`
+	} `json:"correction"`
 	Committed   bool   `json:"committed"`
 	Unverified  bool   `json:"unverified"`
 	Attribution string `json:"attribution"`
@@ -433,6 +439,13 @@ func (p *Page) Manual() {
 func (p *Page) Confirm(checked bool) {
 	p.tb.Helper()
 	p.send(map[string]any{"type": "confirm", "checked": checked})
+}
+
+// Correction answers the offer of the register's version of a corrected address: use it
+// (true) or keep what was typed.
+func (p *Page) Correction(use bool) {
+	p.tb.Helper()
+	p.send(map[string]any{"type": "correction", "use": use})
 }
 
 // Config switches country or language.
