@@ -753,9 +753,10 @@ func (m *Machine) onValidate(a validateAnswer) {
 		m.submitWaiting = false
 	case !a.blocking && m.sentConfirm:
 		// The customer confirmed an address the register does not know (a new build, a
-		// register lag): accepted, and the commit says it was confirmed, not verified.
+		// register lag, a postcode the register lacks): accepted, and the commit says it
+		// was confirmed and not verified, as a fail-open's is, for the shop to check.
 		n := m.sent
-		m.commit(n, a.status, false, true)
+		m.commit(n, a.status, true, true)
 		m.setMessage(joinText(say(m.cfg.Lang, txtConfirmed, 0, n.label()), notes), "info", noField)
 		if m.submitWaiting {
 			m.proceed()
@@ -764,9 +765,16 @@ func (m *Machine) onValidate(a validateAnswer) {
 		is := firstIssue(a.issues)
 		f := m.issueField(is)
 		m.manual = true
-		if a.blocking {
+		switch {
+		case a.blocking && (m.sentConfirm || blocksConfirmed(a.issues)):
+			// Nothing to confirm: a malformed part, no house number, a PO box.
 			m.setMessage(joinText(is.message, a.nextStep), "error", f)
-		} else {
+		case a.blocking:
+			// blocking is advice: the register does not know the address (a postcode it
+			// lacks, a new street), but the customer may know better and confirm it.
+			m.needConfirm = true
+			m.setMessage(joinText(is.message, a.nextStep), "error", f)
+		default:
 			m.needConfirm = true
 			m.setMessage(joinText(is.message, a.nextStep), "warning", f)
 		}
@@ -837,6 +845,19 @@ func (m *Machine) chooseAlt(i int) {
 	m.dropList()
 	m.alts, m.alt = nil, &n
 	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
+}
+
+// blocksConfirmed reports whether an answer names what still blocks with customerConfirmed
+// (the spec's States: format errors, a missing house number, a disallowed PO box), so that a
+// confirmation is not offered for what no confirmation can pass.
+func blocksConfirmed(issues []issue) bool {
+	for _, is := range issues {
+		switch adreswijzer.IssueCode(is.code) {
+		case adreswijzer.IssueFormatInvalid, adreswijzer.IssueMissingHouseNumber, adreswijzer.IssuePoBoxNotAllowed:
+			return true
+		}
+	}
+	return false
 }
 
 // sameButCaseOrSpacing reports whether the register's version of an address differs from

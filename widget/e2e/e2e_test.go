@@ -631,6 +631,26 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 
+	t.Run("postcode the register lacks, confirmed as typed", func(t *testing.T) {
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		p.typeInto("postcode", "1012LG")
+		p.typeInto("number", "1")
+		p.waitFor(`!document.querySelector('#address [data-field="street"]').hidden`)
+		p.typeInto("street", "Damrak")
+		p.typeInto("city", "Amsterdam")
+		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.waitFor(`!document.querySelector('#address .aw-confirm').hidden`)
+		p.waitFor(`document.activeElement === document.querySelector('#address .aw-confirm input')`)
+		p.screenshot("confirm")
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
+		got := p.submit()
+		if got["address1"] != "Damrak 1" || got["zip"] != "1012 LG" || got["city"] != "Amsterdam" ||
+			got["address_unverified"] != "true" || got["address_confirmed"] != "true" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
 	t.Run("origin the key does not allow", func(t *testing.T) {
 		n := samples.NLSingle(t, false)
 		a := n.Rows[0]

@@ -35,7 +35,8 @@ var journeys = []journey{
 	{"NL/manual entry", nlManual},
 	{"NL/a corrected address is shown, and the customer chooses", nlCorrected},
 	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
-	{"NL/manual entry at a postcode that does not exist is blocked", nlManualBlocked},
+	{"NL/manual entry of a PO box is blocked", nlManualBlocked},
+	{"NL/a postcode the register lacks: confirmed as typed", nlUnknownPostcodeConfirmed},
 	{"NL/one session per address, validated once at the submit", nlSessions},
 	{"NL/debounce: one lookup after typing", nlDebounce},
 	{"NL/answers out of order are dropped", nlOutOfOrder},
@@ -411,7 +412,7 @@ func nlMissingConfirmed(t *testing.T, s *Samples, newCore NewCore) {
 	sameSession(t, p.Requests)
 	c := p.LastCommit()
 	eq(t, "confirmed", c.Confirmed, true)
-	eq(t, "unverified", c.Unverified, false)
+	eq(t, "unverified", c.Unverified, true) // the register does not hold it: the shop checks it
 	eq(t, "address1", c.Address.Address1, n.Rows[0].Street.NL+" "+strconv.Itoa(missing))
 	eq(t, "proceeds", p.Proceeds, 1)
 }
@@ -1142,20 +1143,13 @@ func nlManualAmbiguous(t *testing.T, s *Samples, newCore NewCore) {
 }
 
 func nlManualBlocked(t *testing.T, s *Samples, newCore NewCore) {
-	// A well-formed postcode the register does not have.
-	pcs := map[string]bool{}
-	for _, a := range s.Rows[adreswijzer.NL] {
-		pcs[a.Postcode] = true
-	}
-	missing := "1399ZZ"
-	for pcs[missing] {
-		missing = "1398ZZ"
-	}
+	// A PO box where a street address is needed blocks, confirmed or not: no confirmation is
+	// offered for it.
 	p := newNL(t, s, newCore, "en")
 	p.Manual()
-	p.Type("street", "Nergensstraat")
-	p.Type("number", "1")
-	p.Type("postcode", missing)
+	p.Type("street", "Postbus")
+	p.Type("number", "123")
+	p.Type("postcode", "1380AA")
 	p.Type("city", "Weesp")
 	p.Submit()
 	p.Settle()
@@ -1167,6 +1161,57 @@ func nlManualBlocked(t *testing.T, s *Samples, newCore NewCore) {
 	}
 	eq(t, "focus", p.Focus, p.View.MessageField)
 	eq(t, "confirm offered for what cannot be delivered", p.View.Confirm.Visible, false)
+}
+
+// A Dutch postcode the register lacks (the samples hold Weesp only) is blocking advice: the
+// customer may confirm the address as typed, and it is handed over flagged for the shop.
+func nlUnknownPostcodeConfirmed(t *testing.T, s *Samples, newCore NewCore) {
+	pcs := map[string]bool{}
+	for _, a := range s.Rows[adreswijzer.NL] {
+		pcs[a.Postcode] = true
+	}
+	if pcs["1012LG"] {
+		t.Fatal("the NL sample holds 1012 LG: pick a postcode it lacks")
+	}
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", "1012LG")
+	p.Type("number", "1")
+	p.Settle()
+	eq(t, "street shown", p.Field("street").Visible && !p.Field("street").ReadOnly, true)
+	p.Type("street", "Damrak")
+	p.Type("city", "Amsterdam")
+	p.Blur()
+	p.Submit()
+	p.Settle()
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 || v[0].Body["customerConfirmed"] != nil {
+		t.Fatalf("validate calls %+v, want one without customerConfirmed", v)
+	}
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "message field", p.View.MessageField, "postcode")
+	eq(t, "message kind", p.View.MessageKind, "error")
+	eq(t, "confirm offered", p.View.Confirm.Visible, true)
+	eq(t, "focus", p.Focus, "confirm")
+
+	// Submitting again without the confirmation asks nothing new.
+	p.Submit()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "proceeds", p.Proceeds, 0)
+
+	p.Confirm(true)
+	p.SubmitAndWait()
+	v = p.Calls("/v1/validate")
+	if len(v) != 2 || v[1].Body["customerConfirmed"] != true {
+		t.Fatalf("validate calls %+v, want a second with customerConfirmed", v)
+	}
+	sameSession(t, p.Requests)
+	eq(t, "proceeds", p.Proceeds, 1)
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, "Damrak 1")
+	eq(t, "zip", c.Address.Zip, "1012 LG")
+	eq(t, "city", c.Address.City, "Amsterdam")
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "confirmed", c.Confirmed, true)
 }
 
 func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
