@@ -120,6 +120,69 @@ func BenchmarkSuggestNational(b *testing.B) {
 	b.ReportMetric(float64(len(qs)), "distinct-queries")
 }
 
+// BenchmarkValidateNational validates addresses of the national catalog as customers type
+// them: as the register writes them, with a letter dropped or two swapped in the street,
+// the street without its titles and initials, and each of those at a postcode of the same
+// area where the number is not (the right street, the wrong postcode). A street found only
+// by similarity sends validate through the whole town's streets (strongStreets), the
+// costliest path at national size, where a city holds thousands of streets.
+func BenchmarkValidateNational(b *testing.B) {
+	e := nationalEngine(b)
+	reqs := nationalValidateRequests(b)
+	ctx := context.Background()
+	timedCalls(b, func(i int) error {
+		_, err := e.Validate(ctx, reqs[i%len(reqs)])
+		return err
+	})
+	b.ReportMetric(float64(len(reqs)), "distinct-inputs")
+}
+
+// nationalValidateRequests draws every 97th national address and types it in each way
+// BenchmarkValidateNational describes.
+func nationalValidateRequests(tb testing.TB) []adreswijzer.ValidateRequest {
+	addrs := nationalAddresses(tb)
+	byArea := map[string][]string{} // PC4 area: its postcodes, in address order
+	for i := range addrs {
+		pc := addrs[i].Postcode
+		if l := byArea[pc[:4]]; !slices.Contains(l, pc) {
+			byArea[pc[:4]] = append(l, pc)
+		}
+	}
+	var reqs []adreswijzer.ValidateRequest
+	for i := 0; i < len(addrs); i += 97 {
+		a := &addrs[i]
+		base := clean(a, false)
+		num := strconv.Itoa(a.HouseNumber)
+		streets := []string{a.Street.NL}
+		if t, ok := typo(a.Street.NL); ok {
+			streets = append(streets, t)
+		}
+		if t, ok := transpose(a.Street.NL); ok {
+			streets = append(streets, t)
+		}
+		if t := withoutTitles(a.Street.NL); t != a.Street.NL {
+			streets = append(streets, t)
+		}
+		other := ""
+		for _, pc := range byArea[a.Postcode[:4]] {
+			if pc != a.Postcode {
+				other = adreswijzer.FormatPostcode(adreswijzer.NL, pc)
+				break
+			}
+		}
+		for _, s := range streets {
+			r := base
+			r.Address1 = s + " " + num
+			reqs = append(reqs, r)
+			if other != "" {
+				r.Zip = other
+				reqs = append(reqs, r)
+			}
+		}
+	}
+	return reqs
+}
+
 // BenchmarkIndexNational builds the suggest index of the national catalog and reports the
 // heap it keeps.
 func BenchmarkIndexNational(b *testing.B) {

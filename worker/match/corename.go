@@ -1,6 +1,8 @@
 package match
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -181,34 +183,68 @@ func matchCore(t typedName, v nameVariant) bool {
 }
 
 // strongStreets returns the streets of the lists that t names as the register writes them
-// (up to case, diacritics and abbreviations) or by their core. It reads no street's name
-// for similarity: the exact levels compare stored keys, and the cores are found in the
-// word-start index, so a city of thousands of streets costs a few comparisons each.
+// (up to case, diacritics and abbreviations) or by their core: first the exact matches,
+// best level first and in the lists' order among equals (a street in two lists twice), as
+// rankStreets has them, then the core matches in coreStreets' order. It runs whenever the
+// street found so far is merely similar, which is most typos, and a big city's lists hold
+// thousands of streets: so the candidates come from the index (the exact keys and the word
+// starts), country-wide, and the lists are read only when there are some, each street
+// costing a binary search among a handful of candidates instead of its names' keys.
 func (ix *index) strongStreets(t typedName, lists [][]uint32) []uint32 {
-	var out []uint32
-	for _, h := range ix.rankStreets(t, levelCanon, true, lists...) {
+	exact := ix.exactKeyStreets(t)
+	core := ix.coreStreets(t)
+	if len(exact) == 0 && len(core) == 0 {
+		return nil
+	}
+	// The level each exact candidate matches at, levelNone for a key collision.
+	levels := make([]level, len(exact))
+	var buf [4]nameVariant
+	for i, st := range exact {
+		levels[i] = matchStreetExactly(t, ix.streetVariants(st, &buf)).level
+	}
+	cands := slices.Concat(exact, core)
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	inLists := make([]bool, len(cands))
+	type found struct {
+		st  uint32
+		lvl level
+	}
+	var hits []found
+	for _, l := range lists {
+		for _, st := range l {
+			c, ok := slices.BinarySearch(cands, st)
+			if !ok {
+				continue
+			}
+			inLists[c] = true
+			if e, ok := slices.BinarySearch(exact, st); ok && levels[e] != levelNone {
+				hits = append(hits, found{st, levels[e]})
+			}
+		}
+	}
+	// Each level has one score, so ordering by level is rankStreets' order.
+	slices.SortStableFunc(hits, func(a, b found) int { return cmp.Compare(b.lvl, a.lvl) })
+	out := make([]uint32, 0, len(hits))
+	for _, h := range hits {
 		out = append(out, h.st)
 	}
-	for _, st := range ix.coreStreets(t) {
-		if containsU32(out, st) {
-			continue
-		}
-		for _, l := range lists {
-			if containsU32(l, st) {
-				out = append(out, st)
-				break
-			}
+	for _, st := range core {
+		c, _ := slices.BinarySearch(cands, st)
+		if e, ok := slices.BinarySearch(exact, st); inLists[c] && (!ok || levels[e] == levelNone) {
+			out = append(out, st)
 		}
 	}
 	return out
 }
 
 // coreStreets returns the streets, country-wide, whose core is the typed name, or whose
-// whole name is the core of a typed name with titles or initials. Every word start of every
-// folded name is a key of the index, so a core is a key whose text ends where the typed
-// text does, at the offset where its name's core starts. Cores that meet only by their
-// abbreviations ("Troelstraln") are not found here; the similarity pass finds those among
-// a postcode's streets.
+// whole name is the core of a typed name with titles or initials, each once, in key order.
+// Every word start of every folded name is a key of the index, so a core is a key whose
+// text ends where the typed text does, at the offset where its name's core starts. Cores
+// that meet only by their abbreviations ("Troelstraln") are not found here; the similarity
+// pass finds those among a postcode's streets. A typed "Mr. Kerkstraat" reaches every
+// Kerkstraat of the country, so repeats are dropped with a set, not by searching the list.
 func (ix *index) coreStreets(t typedName) []uint32 {
 	q := t.core
 	if q == "" {
@@ -218,6 +254,7 @@ func (ix *index) coreStreets(t typedName) []uint32 {
 		return nil
 	}
 	var out []uint32
+	seen := map[uint32]bool{}
 	lo, hi := ix.prefixRange(q)
 	for i := lo; i < hi; i++ {
 		if len(ix.sortedKey(i)) != len(q) {
@@ -228,7 +265,8 @@ func (ix *index) coreStreets(t typedName) []uint32 {
 			if k.off == 0 && t.core == "" || k.off > 0 && ix.coreAt(p, k.text) != k.off {
 				continue
 			}
-			if !containsU32(out, p.street) {
+			if !seen[p.street] {
+				seen[p.street] = true
 				out = append(out, p.street)
 			}
 		}

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"cmp"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -84,4 +86,47 @@ func bytesKey(s string) uint32 {
 		h = (h ^ uint32(s[i])) * fnvPrime
 	}
 	return h
+}
+
+// keyStreet is one entry of the index's table of exact keys: a key of one of the street's
+// names (any of the three kinds).
+type keyStreet struct {
+	key, street uint32
+}
+
+// buildKeyStreets lists every key of every name variant with its street, sorted, so that
+// the streets a typed name may match exactly are found country-wide by three binary
+// searches instead of by reading the keys of every street of a city. The three kinds share
+// one table: a key of one kind equal to another kind's is a collision like any other.
+func (ix *index) buildKeyStreets() {
+	ix.keyStreets = make([]keyStreet, 0, 3*len(ix.varKeys))
+	for st := range ix.streets {
+		for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
+			k := ix.varKeys[i]
+			for _, key := range [...]uint32{k.text, k.compact, k.canon} {
+				ix.keyStreets = append(ix.keyStreets, keyStreet{key, uint32(st)})
+			}
+		}
+	}
+	slices.SortFunc(ix.keyStreets, func(a, b keyStreet) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		return cmp.Compare(a.street, b.street)
+	})
+	ix.keyStreets = slices.Clip(slices.Compact(ix.keyStreets))
+}
+
+// exactKeyStreets returns, sorted and each once, the streets with a name that shares a key
+// with t: every street mayMatchExactly lets through, and a few collisions.
+func (ix *index) exactKeyStreets(t typedName) []uint32 {
+	var out []uint32
+	for _, key := range [...]uint32{t.keys.text, t.keys.compact, t.keys.canon} {
+		i, _ := slices.BinarySearchFunc(ix.keyStreets, key, func(e keyStreet, k uint32) int { return cmp.Compare(e.key, k) })
+		for ; i < len(ix.keyStreets) && ix.keyStreets[i].key == key; i++ {
+			out = append(out, ix.keyStreets[i].street)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

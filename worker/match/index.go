@@ -52,6 +52,10 @@ type index struct {
 	vars    []storedVariant
 	varKeys []exactKeys
 	varOff  []uint32
+	// keyStreets holds every exact key of every name with its street, sorted by key
+	// (exactkeys.go): the streets a typed name may match exactly, found without reading a
+	// city's streets.
+	keyStreets []keyStreet
 	// looseSig[4s:4s+4] and looseMin[s] are street s's signature for the loose pass (see
 	// loosesig.go).
 	looseSig []uint64
@@ -232,6 +236,7 @@ func buildIndex(cat *adreswijzer.Catalog) *index {
 	ix.gramOff = append(ix.gramOff, uint32(len(ix.grams)))
 	ix.canonBlob, ix.canonOff = canons.done()
 	ix.buildLooseSigs()
+	ix.buildKeyStreets()
 
 	sort.Slice(pairs, func(i, j int) bool {
 		if pairs[i].text != pairs[j].text {
