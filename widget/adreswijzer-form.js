@@ -124,6 +124,10 @@ let counter = 0;
 
 const KEYS = new Set(['ArrowDown', 'ArrowUp', 'Enter', 'Escape']);
 
+// The keys of data-fields whose inputs the customer may have typed into while the core
+// loaded; what they hold is carried over into the form's fields.
+const TYPED = ['address1', 'address2', 'zip', 'city', 'street', 'houseNumber', 'houseNumberAddition'];
+
 const TARGETS = ['address1', 'address2', 'zip', 'city', 'countryCode', 'street', 'houseNumber', 'houseNumberAddition', 'status', 'unverified', 'confirmed'];
 
 export class AdreswijzerForm extends HTMLElement {
@@ -180,6 +184,7 @@ export class AdreswijzerForm extends HTMLElement {
     if (!this.isConnected) return;
     this.#exports = exports;
     injectStyle();
+    const typed = this.#typedWhileLoading();
     // The shop's own inputs (progressive enhancement) step aside; what they say about
     // required fields must not stop the shop's form while they are hidden.
     if (this.childNodes.length) {
@@ -197,11 +202,29 @@ export class AdreswijzerForm extends HTMLElement {
     this.#build();
     this.#handle = callCore(exports, 'create', this.#config());
     this.#send({ type: 'render' });
+    if (typed) this.#send({ type: 'prefill', ...typed });
     const form = this.closest('form');
     if (form) {
       this.#round = coordinator(form);
       this.#round.widgets.add(this);
     }
+  }
+
+  // #typedWhileLoading reads what the customer typed into the shop's own inputs (shown while
+  // the core loads; on a slow connection that is seconds) and which of them has the focus,
+  // before they step aside: the core carries both over into its own fields.
+  #typedWhileLoading() {
+    const values = {};
+    let focus = '';
+    const own = [...this.querySelectorAll('input, textarea')];
+    for (const [key, name] of this.#mapping()) {
+      if (!TYPED.includes(key)) continue;
+      const input = own.find((e) => e.name === name);
+      if (!input) continue;
+      if (input.value.trim()) values[key] = input.value;
+      if (input === document.activeElement) focus = key;
+    }
+    return Object.keys(values).length || focus ? { values, focus } : null;
   }
 
   _submit() {
@@ -290,6 +313,8 @@ export class AdreswijzerForm extends HTMLElement {
         const target = e.field === 'confirm' ? this.#els.confirmBox
           : e.field === 'correction' ? this.#els.useCorrection : this.#els.fields[e.field]?.input;
         target?.focus();
+        // Typing goes on after what the field holds (carried over, or to be fixed).
+        if (target?.type === 'text') target.setSelectionRange(target.value.length, target.value.length);
         return;
       }
       case 'commit': return this.#commit(e);

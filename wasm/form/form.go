@@ -242,6 +242,8 @@ type event struct {
 	index   int
 	checked bool
 	use     bool
+	values  value
+	focus   string
 	now     int
 	cfg     Config
 }
@@ -261,6 +263,8 @@ func readEvent(v value) event {
 		index:   v.get("index").int(),
 		checked: v.get("checked").boolean(),
 		use:     v.get("use").boolean(),
+		values:  v.get("values"),
+		focus:   v.get("focus").str(),
 		now:     v.get("now").int(),
 		cfg: Config{
 			Country:    adreswijzer.Country(v.get("country").str()),
@@ -291,6 +295,8 @@ func readEvent(v value) event {
 //	{"type":"submit"}  {"type":"manual"}  {"type":"confirm","checked":B}
 //	{"type":"correction","use":B}             the register's version (true) or the customer's
 //	{"type":"config","country":"NL","lang":"nl","carrier":"","allowPoBox":false}
+//	{"type":"prefill","values":{"address1":S,"zip":S,…},"focus":K}   the shop's own fields
+//	    as typed while the core loaded (data-fields keys), K the one that had the focus
 //
 // Effects, carried out in order:
 //
@@ -350,6 +356,8 @@ func (m *Machine) handle(e event) bool {
 		m.onCorrection(e.use)
 	case "config":
 		m.reset(e.cfg)
+	case "prefill":
+		m.onPrefill(e.values, e.focus)
 	}
 	return false
 }
@@ -565,6 +573,64 @@ func (m *Machine) onManual() {
 	m.chosen = -1
 	m.setMessage(say(m.cfg.Lang, txtManualHint, 0, ""), "info", noField)
 	m.focus(m.firstEmpty(FieldStreet))
+}
+
+// onPrefill takes over what the customer typed into the shop's own fields while the core was
+// loading (they are shown until it runs), so that nothing typed is lost when the form takes
+// their place, and the focus goes on in the field that takes the place of the one that had
+// it. keys are data-fields keys; the street line is split as a browser's autofill of it is.
+func (m *Machine) onPrefill(v value, focus string) {
+	get := func(k string) string { return strings.TrimSpace(clip(v.get(k).str(), adreswijzer.MaxFieldLength)) }
+	set := func(f Field, s string) {
+		if s != "" && m.val[f] == "" {
+			m.val[f] = s
+		}
+	}
+	set(FieldPostcode, get("zip"))
+	set(FieldCity, get("city"))
+	set(FieldAddition, get("address2"))
+	lineNumber := false
+	if street, number := get("street"), get("houseNumber"); street != "" || number != "" {
+		set(FieldStreet, street)
+		set(FieldNumber, strings.TrimSpace(number+" "+get("houseNumberAddition")))
+	} else if line := get("address1"); line != "" && m.val[FieldStreet] == "" && m.val[FieldNumber] == "" {
+		m.val[FieldStreet] = line
+		m.splitStreetLine()
+		lineNumber = m.val[FieldNumber] != ""
+	}
+	f := noField
+	switch focus {
+	case "zip":
+		f = FieldPostcode
+	case "city":
+		f = FieldCity
+	case "address2":
+		f = FieldAddition
+	case "street":
+		f = FieldStreet
+	case "houseNumber", "houseNumberAddition":
+		f = FieldNumber
+	case "address1":
+		// Typing "Kerkstraat 1" goes on in the number ("12"); a line without a number yet
+		// goes on in the street.
+		f = FieldStreet
+		if lineNumber {
+			f = FieldNumber
+		}
+	}
+	if f != FieldPostcode {
+		m.checkPostcode() // left behind, as on a blur
+	}
+	if f != noField {
+		m.focused = f
+		m.focus(f)
+	}
+	if m.mode == modeOnline {
+		m.refreshLookup()
+		if f == FieldStreet && m.cfg.Country == adreswijzer.BE {
+			m.askStreets()
+		}
+	}
 }
 
 // firstEmpty is the first empty field of street and city after f, or f.

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,8 +174,12 @@ type stack struct {
 	gateway string // base URL
 	shop    string // origin the key allows
 	foreign string // origin the key does not allow
-	key     string
-	shots   string
+	// slow is a shop origin whose page loads the form's files from a server that holds the
+	// core (adreswijzer.wasm) back until releaseCore is called, as a slow connection does.
+	slow        string
+	releaseCore func()
+	key         string
+	shots       string
 }
 
 func startStack(t *testing.T) *stack {
@@ -224,11 +229,13 @@ func startStack(t *testing.T) *stack {
 	// Two shops: the one the key is for, and another that copied its key.
 	shopLn := listen(t)
 	foreignLn := listen(t)
+	slowLn := listen(t)
 	s.shop = "http://" + shopLn.Addr().String()
 	s.foreign = "http://" + foreignLn.Addr().String()
+	s.slow = "http://" + slowLn.Addr().String()
 
 	keyFile := filepath.Join(dir, "keys.json")
-	out := run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--file", keyFile)
+	out := run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--origin", s.slow, "--file", keyFile)
 	m := secretRE.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("keys create printed no secret:\n%s", out)
@@ -278,13 +285,44 @@ http://127.0.0.1:%[1]d {
 	waitHTTP(t, s.gateway+"/health", gw)
 
 	for _, ln := range []net.Listener{shopLn, foreignLn} {
-		srv := httptest.NewUnstartedServer(demo.Handler(demo.Config{API: s.gateway, Key: s.key}))
-		srv.Listener.Close()
-		srv.Listener = ln
-		srv.Start()
-		t.Cleanup(srv.Close)
+		serve(t, ln, demo.Handler(demo.Config{API: s.gateway, Key: s.key}))
 	}
+	slowWidget, release := slowCore(t, widgetDir)
+	s.releaseCore = release
+	serve(t, slowLn, demo.Handler(demo.Config{API: s.gateway, Widget: slowWidget + "/widget/", Key: s.key}))
 	return s
+}
+
+func serve(t *testing.T, ln net.Listener, h http.Handler) {
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+}
+
+// slowCore serves the widget's files as the gateway does, but answers adreswijzer.wasm only
+// once release is called: a shop page on a slow connection, whose own inputs are shown (and
+// typed into) while the core loads.
+func slowCore(t *testing.T, widgetDir string) (base string, release func()) {
+	gate := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	srv := httptest.NewServer(http.StripPrefix("/widget/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Cache-Control", "no-store")
+		if r.URL.Path == "adreswijzer.wasm" {
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		http.ServeFileFS(w, r, os.DirFS(widgetDir), r.URL.Path)
+	})))
+	t.Cleanup(srv.Close)
+	t.Cleanup(release) // first: a held request would keep Close waiting
+	return srv.URL, release
 }
 
 func listen(t *testing.T) net.Listener {
@@ -647,6 +685,43 @@ func TestCheckout(t *testing.T) {
 		got := p.submit()
 		if got["address1"] != "Damrak 1" || got["zip"] != "1012 LG" || got["city"] != "Amsterdam" ||
 			got["address_unverified"] != "true" || got["address_confirmed"] != "true" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("slow core: what was typed in the shop's fields is carried over", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		a := n.Rows[0]
+		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+		defer cancel()
+		p := &page{t: t, ctx: ctx, shots: s.shots}
+		p.do(chromedp.Navigate(s.slow + "/"))
+		// The shop's own inputs, while the core is held back.
+		p.waitFor(`document.getElementById('address1')?.checkVisibility() === true`)
+		p.contact()
+		p.do(chromedp.SendKeys(chromedp.CSS("#address1"), a.Street.NL+" "+strconv.Itoa(n.Number)))
+		p.do(chromedp.SendKeys(chromedp.CSS("#zip"), n.Postcode))
+		if got := p.eval(`document.getElementById('address').dataset.state || ''`); got != "" {
+			t.Fatalf("the form started (%s) before the core was released", got)
+		}
+		p.screenshot("loading")
+		s.releaseCore()
+		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+		p.screenshot("loaded")
+		for name, want := range map[string]string{"postcode": n.Postcode, "street": a.Street.NL, "number": strconv.Itoa(n.Number)} {
+			// The postcode may already be printed as the register's lookup has it.
+			if got := p.value(name); strings.ReplaceAll(got, " ", "") != want {
+				t.Errorf("%s = %q after the form took over, want %q as typed", name, got, want)
+			}
+		}
+		if got := p.eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.id || a.tagName })()`); got != "postcode" {
+			t.Errorf("focus on %s after the form took over, want the postcode", got)
+		}
+		// Typing goes on where it was.
+		p.do(chromedp.SendKeys(field("postcode"), kb.Tab))
+		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
+		got := p.submit()
+		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
 		}
 	})

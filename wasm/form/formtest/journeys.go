@@ -32,6 +32,7 @@ var journeys = []journey{
 	{"NL/number that does not exist, typed by hand and confirmed", nlMissingConfirmed},
 	{"NL/messages in the form's language", nlLanguages},
 	{"NL/a house number of seven digits is too long", nlNumberTooLong},
+	{"NL/what was typed while the form loaded is carried over", nlPrefill},
 	{"NL/manual entry", nlManual},
 	{"NL/a corrected address is shown, and the customer chooses", nlCorrected},
 	{"NL/manual entry without the addition: the register's choices", nlManualAmbiguous},
@@ -1377,4 +1378,39 @@ func beManyBoxes(t *testing.T, s *Samples, newCore NewCore) {
 	p.SubmitAndWait()
 	eq(t, "proceeds", p.Proceeds, 1)
 	eq(t, "status", p.LastCommit().Status, "valid")
+}
+
+func nlPrefill(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	number := strconv.Itoa(n.Number)
+
+	// Street line and postcode typed, the focus left in the postcode.
+	p := newNL(t, s, newCore, "nl")
+	p.Prefill(map[string]string{"address1": a.Street.NL + " " + number, "zip": strings.ToLower(n.Postcode)}, "zip")
+	eq(t, "postcode", p.Field("postcode").Value, strings.ToLower(n.Postcode))
+	eq(t, "street", p.Field("street").Value, a.Street.NL)
+	eq(t, "number", p.Field("number").Value, number)
+	eq(t, "focus", p.Focus, "postcode")
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	p.SubmitAndWait()
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "proceeds", p.Proceeds, 1)
+
+	// Still typing the street line: the number goes on in the number field.
+	p = newNL(t, s, newCore, "nl")
+	p.Prefill(map[string]string{"zip": n.Postcode, "city": a.Locality.NL, "address1": a.Street.NL + " " + number}, "address1")
+	eq(t, "focus", p.Focus, "number")
+	eq(t, "postcode printed, as after a blur", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	eq(t, "city", p.Field("city").Value, a.Locality.NL)
+
+	// A line without a number yet stays in the street; an addition in address2 is kept.
+	p = newNL(t, s, newCore, "nl")
+	p.Prefill(map[string]string{"address1": a.Street.NL, "address2": "2"}, "address1")
+	eq(t, "focus", p.Focus, "street")
+	eq(t, "street", p.Field("street").Value, a.Street.NL)
+	eq(t, "addition", p.Field("addition").Value, "2")
+	eq(t, "street visible", p.Field("street").Visible, true)
+	eq(t, "lookups", len(p.Requests), 0)
 }

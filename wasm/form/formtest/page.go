@@ -441,6 +441,13 @@ func (p *Page) Confirm(checked bool) {
 	p.send(map[string]any{"type": "confirm", "checked": checked})
 }
 
+// Prefill hands the form what was typed into the shop's own fields while it loaded, keyed as
+// data-fields is, and the key of the one that had the focus.
+func (p *Page) Prefill(values map[string]string, focus string) {
+	p.tb.Helper()
+	p.send(map[string]any{"type": "prefill", "values": values, "focus": focus})
+}
+
 // Correction answers the offer of the register's version of a corrected address: use it
 // (true) or keep what was typed.
 func (p *Page) Correction(use bool) {
