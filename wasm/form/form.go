@@ -580,10 +580,10 @@ func (m *Machine) onManual() {
 // their place, and the focus goes on in the field that takes the place of the one that had
 // it. keys are data-fields keys; the street line is split as a browser's autofill of it is.
 func (m *Machine) onPrefill(v value, focus string) {
-	get := func(k string) string { return strings.TrimSpace(clip(v.get(k).str(), adreswijzer.MaxFieldLength)) }
+	get := func(k string) string { return strings.TrimSpace(v.get(k).str()) }
 	set := func(f Field, s string) {
 		if s != "" && m.val[f] == "" {
-			m.val[f] = s
+			m.val[f] = clip(s, adreswijzer.MaxFieldLength)
 		}
 	}
 	set(FieldPostcode, get("zip"))
@@ -594,7 +594,7 @@ func (m *Machine) onPrefill(v value, focus string) {
 		set(FieldStreet, street)
 		set(FieldNumber, strings.TrimSpace(number+" "+get("houseNumberAddition")))
 	} else if line := get("address1"); line != "" && m.val[FieldStreet] == "" && m.val[FieldNumber] == "" {
-		m.val[FieldStreet] = line
+		set(FieldStreet, line)
 		m.splitStreetLine()
 		lineNumber = m.val[FieldNumber] != ""
 	}

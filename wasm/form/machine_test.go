@@ -51,6 +51,8 @@ func FuzzEvents(f *testing.F) {
 	f.Add(`{"type":"input","field":"postcode","text":"1381AV"}` + "\n" + `{"type":"input","field":"number","text":"4b"}` + "\n" + `{"type":"timer","name":"lookup","seq":1}` + "\n" + `{"type":"response","id":1,"status":200,"body":"{\"addresses\":[{\"street\":\"X\",\"houseNumber\":4,\"addition\":\"b\",\"postcode\":\"1381AV\",\"locality\":\"Weesp\"},{\"street\":\"X\",\"houseNumber\":4,\"postcode\":\"1381AV\"}],\"issues\":[]}"}`)
 	f.Add(`{"type":"config","country":"BE","lang":"fr"}` + "\n" + `{"type":"input","field":"street","text":"Rue de la Loi 16 bte 3"}` + "\n" + `{"type":"blur","field":"street"}` + "\n" + `{"type":"submit"}`)
 	f.Add(`{"type":"key","field":"addition","key":"ArrowDown"}` + "\n" + `{"type":"choose","index":-1}` + "\n" + `{"type":"response","id":1,"error":"timeout"}` + "\n" + `{"type":"submit"}`)
+	f.Add(`{"type":"prefill","values":{"address1":"Kerkstraat 12 bus 3","zip":"1381AV","address2":"A"},"focus":"address1"}` + "\n" + `{"type":"submit"}` + "\n" + `{"type":"timer","name":"submit","seq":1}`)
+	f.Add(`{"type":"input","field":"number","text":"12345678"}` + "\n" + `{"type":"correction","use":true}` + "\n" + `{"type":"config","country":"","lang":"de"}` + "\n" + `{"type":"submit"}`)
 	f.Fuzz(func(t *testing.T, events string) {
 		m := New(Config{Country: adreswijzer.NL, Lang: adreswijzer.LangNL}, rand.Reader)
 		for _, ev := range strings.Split(events, "\n") {
