@@ -92,7 +92,9 @@ type Handler struct {
 	// Idle time after which a session's next call counts again. Default 30m. Whatever the
 	// idle time, a session covers at most 50 calls (usage.SessionCalls): the next call of
 	// the same sessionId counts again, so that a sessionId kept for ever is not one
-	// verification for any number of addresses.
+	// verification for any number of addresses. A closed session is remembered for the idle
+	// time too, so that a validate repeating the one that closed it (the customer confirming
+	// the address as typed) counts nothing instead of being a second verification.
 	SessionIdle caddy.Duration `json:"session_idle,omitempty"`
 
 	// Lookup answer cache. Default on: 10000 answers, 1h.

@@ -155,6 +155,59 @@ func TestCounting(t *testing.T) {
 	g.stableUsage("acct-free", 0)
 }
 
+// The address form's confirmation: after a validate whose answer is blocking or corrected,
+// the customer confirms the address as typed and the form validates it again in the same
+// session. That is still one address, one verification, in memory as in Redis; an address
+// started after the validate (a lookup) is a new one.
+func TestCountingConfirmation(t *testing.T) {
+	confirmed := func(session string) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(validateBody(session), &m); err != nil {
+			t.Fatal(err)
+		}
+		m["customerConfirmed"] = true
+		b, _ := json.Marshal(m)
+		return b
+	}
+	lookup := func(session string) req { return req{path: nlLookup + "&sessionId=" + session} }
+	validate := func(session string) req { return req{path: "/v1/validate", body: validateBody(session)} }
+	confirm := func(session string) req { return req{path: "/v1/validate", body: confirmed(session)} }
+	flows := []struct {
+		name  string
+		calls []req
+		want  int64
+	}{
+		{"confirm", []req{lookup("f1"), validate("f1"), confirm("f1")}, 1},
+		{"retried confirmation", []req{lookup("f2"), lookup("f2"), validate("f2"), confirm("f2"), confirm("f2")}, 1},
+		{"validate and confirm alone", []req{validate("f3"), confirm("f3")}, 1},
+		{"next address", []req{lookup("f4"), validate("f4"), lookup("f4"), validate("f4"), confirm("f4")}, 2},
+	}
+	for _, mode := range []string{"memory", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			extra := "limit pk_live 1000/s burst 1000"
+			if mode == "redis" {
+				_, prefix := gatewaytest.Redis(t)
+				t.Setenv("ADRESWIJZER_TEST_REDIS_URL", "redis://"+gatewaytest.RedisAddr())
+				extra += fmt.Sprintf("\nredis {env.ADRESWIJZER_TEST_REDIS_URL}\nredis_prefix %s\nredis_timeout 1s", prefix)
+			}
+			var ks []keys.Options
+			for i := range flows {
+				ks = append(ks, keys.Options{Name: fmt.Sprint("pk", i), Kind: keys.PKLive, Account: fmt.Sprint("acct-confirm-", i), Origins: []string{shop}})
+			}
+			g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: extra, keys: ks})
+			for i, f := range flows {
+				for j, r := range f.calls {
+					r.key, r.origin = fmt.Sprint("pk", i), shop
+					expect(t, fmt.Sprintf("%s, call %d", f.name, j), g.do(r), 200, "")
+				}
+			}
+			for i, f := range flows {
+				t.Run(f.name, func(t *testing.T) { g.waitUsageFor(t, fmt.Sprint("acct-confirm-", i), f.want) })
+			}
+		})
+	}
+}
+
 // A call the register did not answer is not counted.
 func TestRefundOnFailure(t *testing.T) {
 	w := gatewaytest.NewWorker(t)

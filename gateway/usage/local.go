@@ -18,10 +18,10 @@ type local struct {
 
 type acctMonth struct{ account, month string }
 
-// session is an open session: until when, and how many calls it has had.
+// session is a session remembered: until when, and its state (see sessionCalls).
 type session struct {
 	expires time.Time
-	calls   int
+	state   int
 }
 
 // tally is an account's month as this process knows it.
@@ -82,30 +82,25 @@ func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration
 		l.totals[k] = t
 	}
 	sk := ""
-	calls := 0 // of the open session
+	state := 0 // of the session, while it is remembered
 	if c.Session != "" {
 		sk = sessionKey(c.Account, c.Session)
 		if s, ok := l.sessions[sk]; ok && now.Before(s.expires) {
-			calls = s.calls
+			state = s.state
 		}
 	}
-	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", calls, t.SuggestCalls)
+	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", state, t.SuggestCalls)
 	if units > 0 && c.Quota != Unlimited && t.Verifications+int64(units) > c.Quota {
 		return Receipt{}, ErrQuota
 	}
 	t.Verifications += int64(units)
 	t.SuggestCalls += int64(loose)
-	inSession := calls > 0 && !opens && !closes
-	switch {
-	case closes:
-		delete(l.sessions, sk)
-	case opens:
-		l.sessions[sk] = session{expires: now.Add(idle), calls: 1}
-	case inSession:
-		l.sessions[sk] = session{expires: now.Add(idle), calls: calls + 1} // kept open for another idle time
+	inSession := state != 0 && !opens && !closes
+	if next := nextState(state, units, opens, closes); next != 0 {
+		l.sessions[sk] = session{expires: now.Add(idle), state: next} // remembered for another idle time
 	}
 	r := Receipt{account: c.Account, month: month, session: c.Session,
-		Units: units, loose: loose, opened: opens, closed: closes, inSession: inSession, prev: calls}
+		Units: units, loose: loose, opened: opens, closed: closes, inSession: inSession, prev: state}
 	note(r)
 	return r, nil
 }
@@ -121,14 +116,16 @@ func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(R
 	}
 	sk := sessionKey(r.account, r.session)
 	switch {
-	case r.opened && r.prev == 0:
+	case (r.opened || r.closed) && r.prev == 0:
 		delete(l.sessions, sk)
 	case r.opened, r.closed:
-		l.sessions[sk] = session{expires: now.Add(idle), calls: r.prev}
+		l.sessions[sk] = session{expires: now.Add(idle), state: r.prev}
 	case r.inSession:
-		// Other calls of the session may have come since: give back one call, not a state.
-		if s, ok := l.sessions[sk]; ok && s.calls > 1 {
-			s.calls--
+		// Other calls of the session may have come since: give back one call, not a state,
+		// and only to the session as the call found it, open or closed. A new session opened
+		// since (a closed one followed by a lookup) did not have this call.
+		if s, ok := l.sessions[sk]; ok {
+			s.state = uncall(s.state, r.prev)
 			l.sessions[sk] = s
 		}
 	}

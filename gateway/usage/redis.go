@@ -33,25 +33,27 @@ func (s *shared) dailyKey(key, d string) string { return s.prefix + "daily:" + d
 // reports; the durable sink has them for good.
 const usageTTL = 45 * 24 * time.Hour
 
-// chargeScript is decide() in Lua, applied atomically with the quota check. A session's
-// key holds the calls it has had.
+// chargeScript is decide() and nextState() in Lua, applied atomically with the quota check.
+// A session's key holds its state (see sessionCalls): the calls it has had, negative once a
+// validate closed it.
 // KEYS: usage hash, session key. ARGV: call (l|s|v), has session (0|1), quota (-1 =
 // unlimited), idle ms, units of a call without a session (Charge.Units, at least 1), calls a
 // session covers (SessionCalls).
-// Returns {status, units, loose, opened, closed, calls of the session before}; status 0 ok,
+// Returns {status, units, loose, opened, closed, state of the session before}; status 0 ok,
 // 1 quota used up, 2 the month is not in Redis and must be started from the durable sink
 // first (startScript).
 var chargeScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {2, 0, 0, 0, 0, 0} end
 local call = ARGV[1]
-local units, loose, opened, closed, calls = 0, 0, 0, 0, 0
+local units, loose, opened, closed, state = 0, 0, 0, 0, 0
 if ARGV[2] == '1' then
-  calls = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
-  if calls > 0 and calls < tonumber(ARGV[6]) then
-    if call == 'v' then closed = 1 end
+  state = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+  local calls = math.abs(state)
+  if calls > 0 and calls < tonumber(ARGV[6]) and (state > 0 or call == 'v') then
+    if call == 'v' and state > 0 then closed = 1 end
   else
     units = 1
-    if call ~= 'v' then opened = 1 elseif calls > 0 then closed = 1 end
+    if call ~= 'v' then opened = 1 else closed = 1 end
   end
 elseif call == 's' then
   loose = 1
@@ -61,25 +63,37 @@ else
 end
 local quota = tonumber(ARGV[3])
 if units > 0 and quota >= 0 and tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + units > quota then
-  return {1, units, 0, 0, 0, calls}
+  return {1, units, 0, 0, 0, state}
 end
 if units > 0 then redis.call('HINCRBY', KEYS[1], 'v', units) end
 if loose > 0 then redis.call('HINCRBY', KEYS[1], 's', loose) end
-if closed == 1 then
-  redis.call('DEL', KEYS[2])
-elseif opened == 1 then
-  redis.call('SET', KEYS[2], 1, 'PX', ARGV[4])
-elseif calls > 0 then
-  redis.call('SET', KEYS[2], calls + 1, 'PX', ARGV[4])
+local after = 0
+if opened == 1 then
+  after = 1
+elseif closed == 1 and units > 0 then
+  after = -1
+elseif closed == 1 then
+  after = -(state + 1)
+elseif state > 0 then
+  after = state + 1
+elseif state < 0 then
+  after = state - 1
 end
-return {0, units, loose, opened, closed, calls}
+if after ~= 0 then redis.call('SET', KEYS[2], after, 'PX', ARGV[4]) end
+return {0, units, loose, opened, closed, state}
 `)
 
-// uncallScript gives back one call of an open session (the refund of a call inside it),
-// keeping the session's expiry. KEYS: session key.
+// uncallScript is uncall() in Lua: it gives back one call of a session (the refund of a
+// call that left it open, or closed, as it was), keeping the session's expiry. KEYS:
+// session key. ARGV: the session's state the call found.
 var uncallScript = redis.NewScript(`
 local n = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if n > 1 then redis.call('SET', KEYS[1], n - 1, 'KEEPTTL') end
+local prev = tonumber(ARGV[1])
+if prev > 0 and n > 1 then
+  redis.call('SET', KEYS[1], n - 1, 'KEEPTTL')
+elseif prev < 0 and n < -1 then
+  redis.call('SET', KEYS[1], n + 1, 'KEEPTTL')
+end
 return 0
 `)
 
@@ -143,7 +157,7 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 	}
 	opened, closed, prev := res[3] == 1, res[4] == 1, int(res[5])
 	return Receipt{account: c.Account, month: month, session: c.Session, Units: int(res[1]), loose: int(res[2]),
-		opened: opened, closed: closed, inSession: prev > 0 && !opened && !closed, prev: prev, shared: true}, nil
+		opened: opened, closed: closed, inSession: prev != 0 && !opened && !closed, prev: prev, shared: true}, nil
 }
 
 // start starts a month with the durable totals t, and reports whether it did (false: the
@@ -164,13 +178,14 @@ func (s *shared) refund(ctx context.Context, r Receipt, idle time.Duration) erro
 		}
 		sk := s.sessionKey(r.account, r.session)
 		switch {
-		case r.opened && r.prev == 0:
+		case (r.opened || r.closed) && r.prev == 0:
 			p.Del(ctx, sk)
 		case r.opened, r.closed:
 			p.Set(ctx, sk, r.prev, idle)
 		case r.inSession:
-			// Other calls of the session may have come since: give back one call, not a state.
-			uncallScript.Eval(ctx, p, []string{sk})
+			// Other calls of the session may have come since: give back one call, not a state
+			// (see uncall).
+			uncallScript.Eval(ctx, p, []string{sk}, r.prev)
 		}
 		return nil
 	})

@@ -9,6 +9,11 @@
 //     session counts one. A session is forgotten after an idle time (30 minutes by default),
 //     after which the next call counts again. A session covers at most SessionCalls calls:
 //     the call after them counts again and starts a new session.
+//   - A validate call that follows the validate which closed a session, with the same
+//     sessionId and within the idle time, counts nothing: it is the customer confirming the
+//     address as typed, or a re-check of the address just validated. It still counts toward
+//     the session's SessionCalls. A lookup, suggest or autocomplete call after the closing
+//     validate is a new address being entered: it counts one and opens a new session.
 //   - Without a sessionId every lookup and every validate counts one, and suggest and
 //     autocomplete calls count one per ten: the 1st, 11th, 21st... call of the month counts.
 //   - A call is charged when it arrives, so that the quota is enforced before the register
@@ -70,10 +75,11 @@ type Receipt struct {
 	Units  int
 	loose  int  // suggest calls without session counted toward the ten
 	opened bool // a session was opened (or one that had had its calls started anew)
-	closed bool
-	// inSession: the call was one more call of an open session, which it did not close.
+	closed bool // a validate closed the session (an open one, or a new one it counted)
+	// inSession: the call was one more call of a session that it left as it was, open or
+	// closed (a validate after the closing one), so its refund gives back one call only.
 	inSession bool
-	// prev is the calls of the session before this call (0: none was open), restored by a
+	// prev is the session's state before this call (see sessionCalls), restored by a
 	// refund of an opening or closing call.
 	prev   int
 	shared bool // applied in Redis rather than in local memory
@@ -124,18 +130,30 @@ func untilTomorrow(now time.Time) time.Duration {
 	return next.Sub(n)
 }
 
-// decide applies the counting rules to one call given how many calls its session has had
-// (0: no session is open) and how many session-less suggest calls the month has seen. It is
-// the single statement of the rules; the local state and the Redis script both follow it
-// (the script repeats it in Lua and the tests check both against each other).
-func decide(call Call, n int, hasSession bool, sessionCalls int, suggestCalls int64) (units, loose int, opens, closes bool) {
+// sessionCalls is the calls a session has had, from its state. A session's state is one
+// signed number, the same in memory and in Redis: 0 when there is none, n > 0 when it is
+// open and has had n calls, -n when a validate closed it after n calls. A closed session is
+// remembered for the idle time, like an open one, so that a validate repeating the closing
+// one (a confirmation) is known to belong to the same address; its calls go on counting
+// toward SessionCalls, so that repeating validates is not a way round the cap.
+func sessionCalls(state int) int { return max(state, -state) }
+
+// decide applies the counting rules to one call given its session's state (see
+// sessionCalls) and how many session-less suggest calls the month has seen. It is the
+// single statement of the rules; the local state and the Redis script both follow it (the
+// script repeats it in Lua and the tests check both against each other). A call that
+// neither opens nor closes leaves a session's state as it was, with one call more.
+func decide(call Call, n int, hasSession bool, state int, suggestCalls int64) (units, loose int, opens, closes bool) {
+	calls := sessionCalls(state)
 	switch {
-	case hasSession && sessionCalls > 0 && sessionCalls < SessionCalls:
-		return 0, 0, false, call == Validate
+	case hasSession && calls > 0 && calls < SessionCalls && (state > 0 || call == Validate):
+		// A later call of an open session, or a validate after the closing one.
+		return 0, 0, false, call == Validate && state > 0
 	case hasSession:
-		// No session is open, or it has had its calls: this call counts; a lookup or suggest
-		// call opens a session, a validate ends the spent one.
-		return 1, 0, call != Validate, call == Validate && sessionCalls > 0
+		// No session is open, it has had its calls, or the address it closed on is followed
+		// by a new one: this call counts; a lookup or suggest call opens a session, a
+		// validate closes one, so that a confirmation after it counts nothing.
+		return 1, 0, call != Validate, call == Validate
 	case call == Suggest:
 		if suggestCalls%10 == 0 {
 			return 1, 1, false, false
@@ -144,4 +162,34 @@ func decide(call Call, n int, hasSession bool, sessionCalls int, suggestCalls in
 	default:
 		return max(n, 1), 0, false, false
 	}
+}
+
+// uncall gives back one call of a session in state, the refund of a call that found it in
+// state prev and left it as it was: only while it is still open (or still closed) as then,
+// and never its last call, which would forget it.
+func uncall(state, prev int) int {
+	switch {
+	case prev > 0 && state > 1:
+		return state - 1
+	case prev < 0 && state < -1:
+		return state + 1
+	}
+	return state
+}
+
+// nextState is a session's state after a call that decide judged; Lua repeats it too.
+func nextState(state, units int, opens, closes bool) int {
+	switch {
+	case opens:
+		return 1
+	case closes && units > 0:
+		return -1 // a new session, counted and closed by the same validate
+	case closes:
+		return -(state + 1)
+	case state > 0:
+		return state + 1
+	case state < 0:
+		return state - 1
+	}
+	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ type step struct {
 var rules = []step{
 	{Suggest, "s1", 1}, {Suggest, "s1", 0}, {Lookup, "s1", 0}, {Suggest, "s1", 0}, {Validate, "s1", 0},
 	{Lookup, "s1", 1}, {Validate, "s1", 0}, // a new session after the validate
-	{Validate, "s2", 1}, {Validate, "s2", 1}, // a validate without an open session counts
+	{Validate, "s2", 1}, {Validate, "s2", 0}, // a validate without an open session counts; its confirmation does not
 	{Lookup, "", 1}, {Validate, "", 1}, {Lookup, "", 1},
 	{Suggest, "", 1}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
 	{Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
@@ -212,6 +213,102 @@ func TestSessionCalls(t *testing.T) {
 			// forever 3+1+1, r1 1+1, r2 1+1, r3 1+1; the refunded calls nothing.
 			if got, _ := m.Used(ctx, "f", time.Now()); got.Verifications != 11 {
 				t.Errorf("used %d, want 11", got.Verifications)
+			}
+		})
+	}
+}
+
+// A validate after the validate that closed a session (the customer confirming the address
+// as typed, or a re-check) is the same address and counts nothing, within the session's
+// calls and idle time; a lookup or suggest call after it is a new address. Refunds give back
+// exactly what a call took: a refunded confirmation neither reopens the session nor keeps
+// its place among the session's calls, a refunded counted validate leaves no confirmation
+// free behind it.
+func TestConfirmingValidate(t *testing.T) {
+	type call struct {
+		call   Call
+		units  int  // what the charge counts
+		refund bool // refunded at once, as a call the register did not answer
+		wait   bool // the session's idle time passes first
+	}
+	repeat := func(n int, c call) []call {
+		cs := make([]call, n)
+		for i := range cs {
+			cs[i] = c
+		}
+		return cs
+	}
+	steps := func(parts ...[]call) []call { return slices.Concat(parts...) }
+	var (
+		lookup   = call{call: Lookup}
+		suggest  = call{call: Suggest}
+		validate = call{call: Validate}
+		counted  = func(c call) call { c.units = 1; return c }
+		refunded = func(c call) call { c.refund = true; return c }
+		later    = func(c call) call { c.wait = true; return c }
+	)
+	cases := []struct {
+		name  string
+		calls []call
+		want  int64 // verifications at the end
+	}{
+		{"lookup, validate, confirm", []call{counted(lookup), validate, validate}, 1},
+		{"suggest, lookup, validate, confirm, re-check", []call{counted(suggest), lookup, validate, validate, validate}, 1},
+		{"a lookup after the closing validate is a new address",
+			[]call{counted(lookup), validate, counted(lookup), validate}, 2},
+		{"a lookup after the confirmation is a new address",
+			[]call{counted(lookup), validate, validate, counted(suggest), validate, validate}, 2},
+		{"validate, confirm without earlier calls", []call{counted(validate), validate}, 1},
+		{"a confirmation after the idle time counts", []call{counted(lookup), validate, later(counted(validate))}, 2},
+		{"confirmations count toward the session's calls",
+			steps([]call{counted(lookup)}, repeat(SessionCalls-2, lookup), []call{validate, counted(validate), validate}), 2},
+		{"validates repeated for ever pay every SessionCalls calls",
+			steps([]call{counted(validate)}, repeat(SessionCalls-1, validate), []call{counted(validate)}, repeat(SessionCalls-1, validate), []call{counted(validate)}), 3},
+		{"a refunded confirmation does not reopen the session",
+			[]call{counted(lookup), validate, refunded(validate), counted(lookup)}, 2},
+		{"a refunded confirmation gives back its place among the session's calls",
+			steps([]call{counted(lookup)}, repeat(SessionCalls-4, lookup), []call{validate, validate, refunded(validate), validate, counted(validate)}), 2},
+		{"a refunded counted validate leaves no free confirmation",
+			[]call{refunded(counted(validate)), counted(validate), validate}, 1},
+		{"a refunded lookup after the closing validate keeps the session closed",
+			[]call{counted(lookup), validate, refunded(counted(lookup)), validate}, 1},
+		{"a refunded closing validate reopens the session, not a closed one",
+			[]call{counted(lookup), refunded(validate), lookup, validate, validate}, 1},
+	}
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			const idle = time.Second
+			m.Tune(idle, time.Second, 0)
+			ctx := context.Background()
+			for i, tc := range cases {
+				account := fmt.Sprintf("confirm-%d", i)
+				for j, c := range tc.calls {
+					if c.wait {
+						time.Sleep(idle + 200*time.Millisecond)
+					}
+					r, err := m.Charge(ctx, Charge{Account: account, Quota: Unlimited, Call: c.call, Session: "checkout"})
+					if err != nil {
+						t.Fatalf("%s: call %d: %v", tc.name, j, err)
+					}
+					if r.Units != c.units {
+						t.Errorf("%s: call %d (%v) counted %d, want %d", tc.name, j, c.call, r.Units, c.units)
+					}
+					if c.refund {
+						m.Refund(ctx, r)
+					}
+				}
+				if got, _ := m.Used(ctx, account, time.Now()); got.Verifications != tc.want {
+					t.Errorf("%s: used %d, want %d", tc.name, got.Verifications, tc.want)
+				}
+			}
+			if mode == "redis" && m.Degraded() {
+				t.Error("counted locally")
 			}
 		})
 	}
