@@ -34,6 +34,18 @@ func fileMeter(t *testing.T, path string, rdb *redis.Client, prefix string) *Met
 	return m
 }
 
+// modeMeter is a meter on a file sink of its own, alone ("local") or in front of the real
+// Redis under a fresh prefix ("redis"): the tests that must hold both ways run once per mode.
+func modeMeter(t *testing.T, mode string) *Meter {
+	t.Helper()
+	var rdb *redis.Client
+	var prefix string
+	if mode == "redis" {
+		rdb, prefix = gatewaytest.Redis(t)
+	}
+	return fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+}
+
 type step struct {
 	call    Call
 	session string
@@ -88,12 +100,7 @@ func TestRulesRedis(t *testing.T) {
 func TestQuotaAndRefund(t *testing.T) {
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			ctx := context.Background()
 			c := Charge{Account: "q", Quota: 2, Call: Lookup}
 			r1, err1 := m.Charge(ctx, c)
@@ -138,12 +145,7 @@ func TestQuotaAndRefund(t *testing.T) {
 func TestSessionCalls(t *testing.T) {
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			ctx := context.Background()
 			charge := func(call Call, session string) Receipt {
 				t.Helper()
@@ -277,12 +279,7 @@ func TestConfirmingValidate(t *testing.T) {
 	}
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			const idle = time.Second
 			m.Tune(idle, time.Second, 0)
 			ctx := context.Background()
@@ -319,12 +316,7 @@ func TestConfirmingValidate(t *testing.T) {
 func TestUnits(t *testing.T) {
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			ctx := context.Background()
 			for i, c := range []struct {
 				charge Charge
@@ -454,12 +446,7 @@ func TestRedisOutage(t *testing.T) {
 func TestDailyCap(t *testing.T) {
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			// Calls that do not fit are refused and not counted: the batch of two after the
 			// first two leaves room for one more single call.
 			var got []bool
@@ -537,12 +524,7 @@ func TestRedisStallReplayed(t *testing.T) {
 func TestConcurrentCharges(t *testing.T) {
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
-			var rdb *redis.Client
-			var prefix string
-			if mode == "redis" {
-				rdb, prefix = gatewaytest.Redis(t)
-			}
-			m := fileMeter(t, filepath.Join(t.TempDir(), "usage.json"), rdb, prefix)
+			m := modeMeter(t, mode)
 			ctx := context.Background()
 			var wg sync.WaitGroup
 			for i := range 40 {
