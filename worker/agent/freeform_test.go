@@ -68,10 +68,13 @@ func TestSplitFreeForm(t *testing.T) {
 
 // splitThenVerify checks the split of each address and then the verdict verify_address
 // gives it, so that a cut that looks right must also be read right by the engine.
-func splitThenVerify(t *testing.T, cases []struct {
+// splitVerdict is a line as typed, how it splits and what verifying it answers.
+type splitVerdict struct {
 	split splitCase
 	want  verdict
-}) {
+}
+
+func splitThenVerify(t *testing.T, cases []splitVerdict) {
 	t.Helper()
 	known := samplePlaces(t)
 	var splits []splitCase
@@ -90,10 +93,7 @@ func splitThenVerify(t *testing.T, cases []struct {
 // TestSplitPostcodeFirst: the postcode and town may come first, as platforms that print
 // the locality first write them; the street line is then read after them.
 func TestSplitPostcodeFirst(t *testing.T) {
-	splitThenVerify(t, []struct {
-		split splitCase
-		want  verdict
-	}{
+	splitThenVerify(t, []splitVerdict{
 		{splitCase{"1502 Lembeek, Stevens-de Waelplein 9 bus 2", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", ""},
 			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
 		{splitCase{"1502 Lembeek\nStevens-de Waelplein 9\nbus 2\nBelgië", "Stevens-de Waelplein 9", "bus 2", "1502", "Lembeek", "BE"},
@@ -117,10 +117,7 @@ func TestSplitPostcodeFirst(t *testing.T) {
 // TestSplitTownWithoutComma: a town after the house number without a comma is the city
 // when a register knows it, and never when the words belong to the number.
 func TestSplitTownWithoutComma(t *testing.T) {
-	splitThenVerify(t, []struct {
-		split splitCase
-		want  verdict
-	}{
+	splitThenVerify(t, []splitVerdict{
 		{splitCase{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
 			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1381 BK"}},
 		{splitCase{"Hugo de Grootlaan 16 bov Weesp", "Hugo de Grootlaan 16 bov", "", "", "Weesp", ""},
@@ -137,10 +134,7 @@ func TestSplitTownWithoutComma(t *testing.T) {
 // TestSplitLeftovers: a country written after the town without a comma, sentence
 // punctuation and dashes used as commas stay out of the city and the street.
 func TestSplitLeftovers(t *testing.T) {
-	splitThenVerify(t, []struct {
-		split splitCase
-		want  verdict
-	}{
+	splitThenVerify(t, []splitVerdict{
 		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp NL", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
 			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
 		{splitCase{"Nieuwstraat 12a, 1381 BC Weesp Nederland", "Nieuwstraat 12a", "", "1381 BC", "Weesp", "NL"},
