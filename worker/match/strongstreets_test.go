@@ -11,13 +11,14 @@ import (
 
 // refStrongStreets is strongStreets as it was first written, by ranking every street of
 // the lists and checking each core street against them: the reference the index-driven
-// version must agree with, street for street and in the same order.
+// version must agree with, street for street and in the same order. coreStreets changed only
+// in how it drops repeats (a set instead of a search of its list), which keeps its order.
 func (ix *index) refStrongStreets(t typedName, lists [][]uint32) []uint32 {
 	var out []uint32
 	for _, h := range ix.rankStreets(t, levelCanon, true, lists...) {
 		out = append(out, h.st)
 	}
-	for _, st := range ix.refCoreStreets(t) {
+	for _, st := range ix.coreStreets(t) {
 		if containsU32(out, st) {
 			continue
 		}
@@ -25,33 +26,6 @@ func (ix *index) refStrongStreets(t typedName, lists [][]uint32) []uint32 {
 			if containsU32(l, st) {
 				out = append(out, st)
 				break
-			}
-		}
-	}
-	return out
-}
-
-func (ix *index) refCoreStreets(t typedName) []uint32 {
-	q := t.core
-	if q == "" {
-		q = t.folded
-	}
-	if !distinctiveCore(q) {
-		return nil
-	}
-	var out []uint32
-	lo, hi := ix.prefixRange(q)
-	for i := lo; i < hi; i++ {
-		if len(ix.sortedKey(i)) != len(q) {
-			continue
-		}
-		k := ix.keys[i]
-		for _, p := range ix.postings(k.text) {
-			if k.off == 0 && t.core == "" || k.off > 0 && ix.coreAt(p, k.text) != k.off {
-				continue
-			}
-			if !containsU32(out, p.street) {
-				out = append(out, p.street)
 			}
 		}
 	}
