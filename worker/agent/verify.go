@@ -332,28 +332,35 @@ func (s *service) placeIn(cands []candidate, city *string) *candidate {
 // be a wrong question; what is wrong in both is a missing or impossible postcode, which
 // blocks by the spec, and perhaps the missing house number.
 func noCountry(req adreswijzer.ValidateRequest, tried []candidate) adreswijzer.ValidateResponse {
-	lang, ok := adreswijzer.ParseLanguage(req.Lang)
-	if !ok {
-		lang = adreswijzer.DefaultLanguage
-	}
-	resp := adreswijzer.ValidateResponse{
-		Status:      adreswijzer.VerdictInvalid,
-		Suggestions: []adreswijzer.NormalizedAddress{},
-		Confidence:  adreswijzer.ConfidenceLow,
-		Blocking:    true,
-		NextStep:    messages.NextStep(lang, messages.Blocking(adreswijzer.FieldZip)),
-	}
+	lang, resp := countryless(req, tried, adreswijzer.VerdictInvalid)
+	resp.Blocking = true
+	resp.NextStep = messages.NextStep(lang, messages.Blocking(adreswijzer.FieldZip))
 	if !hasHouseNumber(req) {
 		resp.Issues = append(resp.Issues, messages.NewIssue(lang, adreswijzer.IssueMissingHouseNumber, adreswijzer.FieldAddress1, messages.Details{}))
 		resp.NextStep = messages.NextStep(lang, messages.MissingHouseNumber)
 	}
 	resp.Issues = append(resp.Issues, messages.NewIssue(lang, adreswijzer.IssueFormatInvalid, adreswijzer.FieldZip, messages.Details{}))
-	var dss []adreswijzer.Dataset
-	for _, t := range tried {
-		dss = append(dss, t.ds)
-	}
-	resp.Meta = registersMeta(lang, dss)
 	return resp
+}
+
+// countryless starts the answer to an address whose country could not be settled: in the
+// requested language (the default for none or an unknown one), with low confidence, no
+// suggestions yet, and the meta of every register tried.
+func countryless(req adreswijzer.ValidateRequest, tried []candidate, status adreswijzer.Verdict) (adreswijzer.Language, adreswijzer.ValidateResponse) {
+	lang, ok := adreswijzer.ParseLanguage(req.Lang)
+	if !ok {
+		lang = adreswijzer.DefaultLanguage
+	}
+	dss := make([]adreswijzer.Dataset, len(tried))
+	for i, t := range tried {
+		dss[i] = t.ds
+	}
+	return lang, adreswijzer.ValidateResponse{
+		Status:      status,
+		Suggestions: []adreswijzer.NormalizedAddress{},
+		Confidence:  adreswijzer.ConfidenceLow,
+		Meta:        registersMeta(lang, dss),
+	}
 }
 
 // hasHouseNumber reports whether the street line, or address2 when address1 holds a name,
@@ -375,22 +382,12 @@ func hasHouseNumber(req adreswijzer.ValidateRequest) bool {
 // countryAmbiguous is the answer that asks for the country. When the address exists in both
 // registers, both versions are offered as suggestions.
 func countryAmbiguous(req adreswijzer.ValidateRequest, tried []candidate) adreswijzer.ValidateResponse {
-	lang, ok := adreswijzer.ParseLanguage(req.Lang)
-	if !ok {
-		lang = adreswijzer.DefaultLanguage
+	lang, resp := countryless(req, tried, adreswijzer.VerdictAmbiguous)
+	resp.Issues = []adreswijzer.Issue{
+		messages.NewIssue(lang, adreswijzer.IssueCountryAmbiguous, adreswijzer.FieldCountryCode, messages.Details{}),
 	}
-	resp := adreswijzer.ValidateResponse{
-		Status:      adreswijzer.VerdictAmbiguous,
-		Suggestions: []adreswijzer.NormalizedAddress{},
-		Confidence:  adreswijzer.ConfidenceLow,
-		Issues: []adreswijzer.Issue{
-			messages.NewIssue(lang, adreswijzer.IssueCountryAmbiguous, adreswijzer.FieldCountryCode, messages.Details{}),
-		},
-		NextStep: messages.NextStep(lang, messages.CountryAmbiguous),
-	}
-	var dss []adreswijzer.Dataset
+	resp.NextStep = messages.NextStep(lang, messages.CountryAmbiguous)
 	for _, t := range tried {
-		dss = append(dss, t.ds)
 		if !t.found {
 			continue
 		}
@@ -404,7 +401,6 @@ func countryAmbiguous(req adreswijzer.ValidateRequest, tried []candidate) adresw
 			}
 		}
 	}
-	resp.Meta = registersMeta(lang, dss)
 	return resp
 }
 
