@@ -70,7 +70,6 @@ type service struct {
 	engine *match.Engine
 	opts   Options
 	log    *slog.Logger
-	places placeIndex
 }
 
 // NewServer returns the MCP server with the five tools over engine (list_supported_countries

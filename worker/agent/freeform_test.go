@@ -60,7 +60,7 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Achtergracht 1 Parijs", "Achtergracht 1 Parijs", "", "", "", ""},
 		{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
 	})
-	checkSplit(t, placeKnown(func(n string) bool { return foldName(n) == "ee" }), []splitCase{
+	checkSplit(t, placeKnown(func(n string) bool { return foldCountry(n) == "ee" }), []splitCase{
 		{"Kerkstraat 12 Ee", "Kerkstraat 12 Ee", "", "", "", ""},
 		{"Kerkstraat 12, Ee", "Kerkstraat 12", "", "", "Ee", ""},
 	})
@@ -190,9 +190,9 @@ func FuzzSplitFreeForm(f *testing.F) {
 	}
 	places := map[string]bool{}
 	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
-		places[foldName(p)] = true
+		places[foldCountry(p)] = true
 	}
-	known := placeKnown(func(name string) bool { return places[foldName(name)] })
+	known := placeKnown(func(name string) bool { return places[foldCountry(name)] })
 	countries := map[string]bool{}
 	for _, c := range countryNames {
 		countries[c] = true

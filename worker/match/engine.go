@@ -122,6 +122,19 @@ func (e *Engine) Dataset(ctx context.Context, c adreswijzer.Country) (adreswijze
 	return ds, err
 }
 
+// PlaceNames returns what the active register of c calls a place, as validation recognises
+// a typed city: any name, part of a name or municipality of a locality in any of its
+// languages, or an alias of one, letter case and accents aside. The agent's splitter asks
+// it about every trailing word group of a line, so the answer is bound to the index once
+// rather than looked up per question.
+func (e *Engine) PlaceNames(ctx context.Context, c adreswijzer.Country) (func(name string) bool, error) {
+	_, ix, err := e.active(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return ix.knowsPlace, nil
+}
+
 // Warm builds the indexes of the active datasets ahead of the first request, so the first
 // customer after a start does not wait for it. Countries without a dataset are skipped.
 func (e *Engine) Warm(ctx context.Context) error {

@@ -497,6 +497,24 @@ func (v *validation) bestStreets(streets [][]uint32, limit int) []uint32 {
 	return out
 }
 
+// knowsPlace reports whether a locality is found by name the way cityLocalities finds one
+// before it tries similarity.
+func (ix *index) knowsPlace(name string) bool {
+	key := cityKey(name)
+	if key == "" {
+		return false
+	}
+	if len(ix.locByKey[key]) > 0 {
+		return true
+	}
+	for _, a := range aliases[key] {
+		if len(ix.locByKey[a]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // cityLocalities finds the localities the typed city names: by any of their names, parts of
 // names, municipality names and aliases, and only when none does, by similarity.
 func (v *validation) cityLocalities() []uint32 {
