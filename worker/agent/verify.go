@@ -259,7 +259,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 		return found[0].verified(), nil
 	case len(found) > 1:
 		// Found in both: the place typed may still name one country.
-		if one := s.placeIn(found, req.City); one != nil {
+		if one := s.placeIn(ctx, found, req.City); one != nil {
 			return one.verified(), nil
 		}
 		return verified{resp: countryAmbiguous(req, all)}, nil
@@ -275,7 +275,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 			if knowsPostcode(t.ds, t.c, req.Zip) {
 				score += 2
 			}
-			if req.City != nil && s.knowsCity(t.c, t.ds, *req.City) {
+			if req.City != nil && s.knowsCity(ctx, t.c, *req.City) {
 				score++
 			}
 			switch {
@@ -294,7 +294,7 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 	// evidence left.
 	var knowing []candidate
 	for _, t := range all {
-		if req.City != nil && s.knowsCity(t.c, t.ds, *req.City) {
+		if req.City != nil && s.knowsCity(ctx, t.c, *req.City) {
 			knowing = append(knowing, t)
 		}
 	}
@@ -310,13 +310,13 @@ func (s *service) detect(ctx context.Context, req adreswijzer.ValidateRequest) (
 func (t candidate) verified() verified { return verified{resp: t.resp, country: string(t.c)} }
 
 // placeIn returns the one candidate whose register knows the city, or nil.
-func (s *service) placeIn(cands []candidate, city *string) *candidate {
+func (s *service) placeIn(ctx context.Context, cands []candidate, city *string) *candidate {
 	if city == nil {
 		return nil
 	}
 	var one *candidate
 	for i, t := range cands {
-		if s.knowsCity(t.c, t.ds, *city) {
+		if s.knowsCity(ctx, t.c, *city) {
 			if one != nil {
 				return nil
 			}
@@ -335,7 +335,7 @@ func noCountry(req adreswijzer.ValidateRequest, tried []candidate) adreswijzer.V
 	lang, resp := countryless(req, tried, adreswijzer.VerdictInvalid)
 	resp.Blocking = true
 	resp.NextStep = messages.NextStep(lang, messages.Blocking(adreswijzer.FieldZip))
-	if !hasHouseNumber(req) {
+	if missesHouseNumber(tried) {
 		resp.Issues = append(resp.Issues, messages.NewIssue(lang, adreswijzer.IssueMissingHouseNumber, adreswijzer.FieldAddress1, messages.Details{}))
 		resp.NextStep = messages.NextStep(lang, messages.MissingHouseNumber)
 	}
@@ -363,20 +363,17 @@ func countryless(req adreswijzer.ValidateRequest, tried []candidate, status adre
 	}
 }
 
-// hasHouseNumber reports whether the street line, or address2 when address1 holds a name,
-// has a house number, as the engine reads them.
-func hasHouseNumber(req adreswijzer.ValidateRequest) bool {
-	if l := adreswijzer.ParseAddressLine(adreswijzer.NL, req.Address1); l.HasNumber || l.PoBox {
-		return true
+// missesHouseNumber reports whether the registers tried found no house number in what was
+// typed: the engine reads address1 and address2 the same way for either country.
+func missesHouseNumber(tried []candidate) bool {
+	for _, t := range tried {
+		for _, is := range t.resp.Issues {
+			if is.Code == adreswijzer.IssueMissingHouseNumber {
+				return true
+			}
+		}
 	}
-	if req.Address2 == nil {
-		return false
-	}
-	if l := adreswijzer.ParseAddressLine(adreswijzer.NL, *req.Address2); l.HasNumber && l.Street != "" {
-		return true
-	}
-	_, ok := adreswijzer.ParseHouseNumber(adreswijzer.NL, *req.Address2)
-	return ok
+	return false
 }
 
 // countryAmbiguous is the answer that asks for the country. When the address exists in both
