@@ -691,9 +691,16 @@ func TestBatchNextStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	listed := false
 	for _, tool := range lt.Tools {
-		if tool.Name == ToolBatch && !strings.Contains(tool.Description, "one nextStep for the whole batch") {
-			t.Errorf("the description does not say where the nextStep is: %s", tool.Description)
+		if tool.Name == ToolBatch {
+			listed = true
+			if !strings.Contains(tool.Description, "one nextStep for the whole batch") {
+				t.Errorf("the description does not say where the nextStep is: %s", tool.Description)
+			}
 		}
+	}
+	if !listed {
+		t.Errorf("%s is not listed", ToolBatch)
 	}
 }

@@ -70,10 +70,12 @@ func TestCountryFromEvidence(t *testing.T) {
 	}
 	// A batch answers its items the same way.
 	var out BatchOutput
-	call(t, cs, ToolBatch, map[string]any{"addresses": []any{
+	if res := call(t, cs, ToolBatch, map[string]any{"addresses": []any{
 		map[string]any{"id": "junk", "address": "asdfghjkl"},
 		map[string]any{"id": "paris", "address": "Rue de Rivoli 1, 75001 Paris"},
-	}}, &out)
+	}}, &out); res.IsError || len(out.Results) != 2 {
+		t.Fatalf("batch: error %v, %d results", res.IsError, len(out.Results))
+	}
 	for _, r := range out.Results {
 		if r.Status != "invalid" || r.CountryCode != nil || !r.Blocking || slices.Contains(r.Issues, ambiguous) || !slices.Contains(r.Issues, format) {
 			t.Errorf("batch %s: %+v", r.ID, r)
