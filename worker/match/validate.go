@@ -897,7 +897,7 @@ func (v *validation) resolve(g *group) outcome {
 }
 
 // unitAsWritten returns the address whose toevoeging or box is address2 as typed (letter
-// case, accents and a box word aside), when exactly one at the number has it. The unit
+// case, accents and a box word as stripBoxWord knows them aside), when exactly one at the number has it. The unit
 // grammar reads what people mean ("2 hoog" is toevoeging 2, "1er étage" no box at all),
 // but a register writes some boxes as floors ("1ET", "2ét" in Malmedy): a customer who
 // copied the register's box meant that box, whatever it looks like.
@@ -906,11 +906,7 @@ func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Addres
 	if typed == "" || !v.hasNumber || v.line.Number.Unit != "" {
 		return nil
 	}
-	f := fold(typed)
-	if w, rest, ok := strings.Cut(f, " "); ok && (w == "bus" || w == "bte" || w == "boite" || w == "box" || w == "b") {
-		f = rest
-	}
-	key := strings.ReplaceAll(f, " ", "")
+	key := compact(stripBoxWord(fold(typed)))
 	suffix := adreswijzer.LooseExtensionOf(v.line.Number.Suffix)
 	var found *adreswijzer.Address
 	for i := range as {
