@@ -130,16 +130,16 @@ func Inspect(body []byte, key []byte) (Request, error) {
 	switch body[0] {
 	case '[':
 		req.Batch = true
-		if err := decode(body, &msgs); err != nil {
-			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		if decode(body, &msgs) != nil {
+			return Request{}, ErrMalformed // not the decoder's error: it quotes the body
 		}
 		if len(msgs) == 0 {
 			return Request{}, ErrMalformed
 		}
 	case '{':
 		var m message
-		if err := decode(body, &m); err != nil {
-			return Request{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		if decode(body, &m) != nil {
+			return Request{}, ErrMalformed
 		}
 		msgs = []message{m}
 	default:
@@ -204,20 +204,16 @@ func batchCost(args json.RawMessage) int {
 }
 
 // decode reads JSON exactly as the MCP SDK's server reads a request: with
-// segmentio/encoding/json, member names matched exactly. The standard library matches names
+// segmentio/encoding/json, member names matched exactly, and what follows the first value
+// ignored, as the SDK's streaming decoder ignores it. The standard library matches names
 // regardless of case, so a body holding both "method" and "METHOD" (or "name" and "NAME")
-// would be counted here as one call and served by the SDK as another: free tool calls past
-// every limit. Duplicate members resolve as the SDK resolves them, the last one winning,
-// because it is the same decoder.
+// would be counted here as one call and served by the SDK as another; and a body the
+// gateway refused to read for trailing bytes would pass uncounted to a server that serves
+// it. Duplicate members resolve as the SDK resolves them, the last one winning, because it
+// is the same decoder.
 func decode(b []byte, v any) error {
-	rest, err := sdkjson.Parse(b, v, sdkjson.DontMatchCaseInsensitiveStructFields)
-	if err != nil {
-		return err
-	}
-	if len(bytes.TrimSpace(rest)) != 0 {
-		return errors.New("trailing data after JSON value")
-	}
-	return nil
+	_, err := sdkjson.Parse(b, v, sdkjson.DontMatchCaseInsensitiveStructFields)
+	return err
 }
 
 func fingerprint(mac hash.Hash, tool string, canonicalArgs []byte) string {

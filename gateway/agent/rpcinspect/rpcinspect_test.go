@@ -56,6 +56,8 @@ func TestCosts(t *testing.T) {
 		{name: "a tool name in capitals is another member",
 			body:  `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"verify_address","NAME":"list_supported_countries"}}`,
 			tools: []string{"verify_address"}, costs: []int{1}},
+		{name: "bytes after the message, which the SDK's decoder leaves unread, do not hide the call",
+			body: call(2, "verify_address", `{"address":"x"}`) + " x", tools: []string{"verify_address"}, costs: []int{1}},
 		{name: "only a method in capitals is no call", body: `{"jsonrpc":"2.0","id":2,"METHOD":"tools/call","params":{"name":"verify_address"}}`},
 		{name: "initialize is no call", body: `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`},
 		{name: "tools/list is no call", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
