@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	exactjson "github.com/segmentio/encoding/json"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
@@ -551,14 +552,18 @@ func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error
 			return in, nil // JSON-RPC: the agent extension reads it
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
-			// Members by their exact names, as the worker reads the body: decoding into a struct
-			// would match "SESSIONID" or "CountryCode" too, and the gateway would then count and
-			// route by members the worker ignores.
-			var f map[string]json.RawMessage
-			if err := json.Unmarshal(body, &f); err != nil {
+			// Members by their exact names, as the worker reads the body: the standard
+			// library's struct decoding would match "SESSIONID" or "CountryCode" too, and the
+			// gateway would then count and route by members the worker ignores.
+			var f struct {
+				SessionID   json.RawMessage `json:"sessionId"`
+				Country     json.RawMessage `json:"country"`
+				CountryCode json.RawMessage `json:"countryCode"`
+			}
+			if rest, err := exactjson.Parse(body, &f, exactjson.DontMatchCaseInsensitiveStructFields); err != nil || len(bytes.TrimSpace(rest)) > 0 {
 				in.badBody = true
 			} else {
-				if raw := f["sessionId"]; len(raw) > 0 && string(raw) != "null" {
+				if raw := f.SessionID; len(raw) > 0 && string(raw) != "null" {
 					var s string
 					if json.Unmarshal(raw, &s) != nil {
 						in.badSession = true
@@ -566,9 +571,9 @@ func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error
 						in.session = s
 					}
 				}
-				if s, ok := jsonString(f["countryCode"]); ok && route == RouteValidate {
+				if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
 					countryParam = s
-				} else if s, ok := jsonString(f["country"]); ok {
+				} else if s, ok := jsonString(f.Country); ok {
 					countryParam = s
 				}
 			}
