@@ -326,15 +326,15 @@ func (m *Machine) onResponse(e event) {
 	late := m.now > 0 && m.sentAt[c] > 0 && m.now-m.sentAt[c] > m.timeout[c]
 	switch {
 	case e.err != "" || e.status == 0 || late:
-		m.failOpen(c)
+		m.failOpen()
 	case e.status == 401 || e.status == 403:
 		m.goOffline(modeDisabled, txtDisabled)
 	case e.status != 200:
-		m.failOpen(c)
+		m.failOpen()
 	default:
 		v, err := parseJSON(e.body)
 		if err != nil {
-			m.failOpen(c)
+			m.failOpen()
 			return
 		}
 		ok := false
@@ -356,21 +356,17 @@ func (m *Machine) onResponse(e event) {
 			}
 		}
 		if !ok {
-			m.failOpen(c)
+			m.failOpen()
 		}
 	}
 }
 
 // failOpen accepts the address as typed for this form: the spec's rule for a slow, failing
 // or unreachable service. No more calls are made for it; the commit is flagged unverified so
-// the shop validates it later.
-func (m *Machine) failOpen(c call) {
-	wasValidate := c == callValidate
+// the shop validates it later. Validate is sent only by a submit, which goOffline lets
+// through with the address: nothing is left to hand over here.
+func (m *Machine) failOpen() {
 	m.goOffline(modeOffline, txtOffline)
-	if wasValidate && !m.submitWaiting && m.chosen >= 0 {
-		// The customer picked a register address; only the final check did not answer.
-		m.commit(m.found[m.chosen].fields(m.cfg.Country), "", true, false)
-	}
 }
 
 // goOffline stops asking the API. A submit that was waiting goes through with the address as

@@ -1004,6 +1004,7 @@ func failValidate503(t *testing.T, s *Samples, newCore NewCore) {
 	p.Type("number", strconv.Itoa(n.Number))
 	p.Settle()
 	p.SubmitAndWait()
+	eq(t, "commits: the address is handed over once", len(p.Commits), 1)
 	c := p.LastCommit()
 	eq(t, "unverified", c.Unverified, true)
 	eq(t, "address1 from the register's lookup", c.Address.Address1, RegisterAddress1(n.Rows[0], adreswijzer.LangNL))
