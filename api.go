@@ -49,6 +49,18 @@ func (c IssueCode) Severity() Severity {
 	return SeverityWarning
 }
 
+// BlocksConfirmed reports whether the issue keeps an address blocking after the customer
+// confirmed it (the spec's blocking rule 2: format errors, a missing house number, a
+// disallowed PO box). The engine applies the rule; the address form asks it so as not to
+// offer a confirmation no confirmation can pass.
+func (c IssueCode) BlocksConfirmed() bool {
+	switch c {
+	case IssueFormatInvalid, IssueMissingHouseNumber, IssuePoBoxNotAllowed:
+		return true
+	}
+	return false
+}
+
 // Severity of an issue.
 type Severity string
 

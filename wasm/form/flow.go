@@ -848,8 +848,7 @@ func (m *Machine) chooseAlt(i int) {
 // confirmation is not offered for what no confirmation can pass.
 func blocksConfirmed(issues []issue) bool {
 	for _, is := range issues {
-		switch adreswijzer.IssueCode(is.code) {
-		case adreswijzer.IssueFormatInvalid, adreswijzer.IssueMissingHouseNumber, adreswijzer.IssuePoBoxNotAllowed:
+		if adreswijzer.IssueCode(is.code).BlocksConfirmed() {
 			return true
 		}
 	}

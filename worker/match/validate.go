@@ -821,15 +821,10 @@ func (v *validation) confirmed(out *outcome) {
 	if !v.r.CustomerConfirmed || out.status != adreswijzer.VerdictInvalid {
 		return
 	}
-	formatError := false
 	for _, p := range out.issues {
-		switch p.code {
-		case adreswijzer.IssueFormatInvalid, adreswijzer.IssueMissingHouseNumber, adreswijzer.IssuePoBoxNotAllowed:
-			formatError = true
+		if p.code.BlocksConfirmed() {
+			return
 		}
-	}
-	if formatError {
-		return
 	}
 	out.blocking = false
 	out.situation = messages.ConfirmedByCustomer
