@@ -95,12 +95,11 @@ func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration
 	}
 	t.Verifications += int64(units)
 	t.SuggestCalls += int64(loose)
-	inSession := state != 0 && !opens && !closes
 	if next := nextState(state, units, opens, closes); next != 0 {
 		l.sessions[sk] = session{expires: now.Add(idle), state: next} // remembered for another idle time
 	}
 	r := Receipt{account: c.Account, month: month, session: c.Session,
-		Units: units, loose: loose, opened: opens, closed: closes, inSession: inSession, prev: state}
+		Units: units, loose: loose, opened: opens, closed: closes, prev: state}
 	note(r)
 	return r, nil
 }
@@ -120,7 +119,7 @@ func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(R
 		delete(l.sessions, sk)
 	case r.opened, r.closed:
 		l.sessions[sk] = session{expires: now.Add(idle), state: r.prev}
-	case r.inSession:
+	case r.inSession():
 		// Other calls of the session may have come since: give back one call, not a state,
 		// and only to the session as the call found it, open or closed. A new session opened
 		// since (a closed one followed by a lookup) did not have this call.

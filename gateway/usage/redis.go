@@ -157,7 +157,7 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 	}
 	opened, closed, prev := res[3] == 1, res[4] == 1, int(res[5])
 	return Receipt{account: c.Account, month: month, session: c.Session, Units: int(res[1]), loose: int(res[2]),
-		opened: opened, closed: closed, inSession: prev != 0 && !opened && !closed, prev: prev, shared: true}, nil
+		opened: opened, closed: closed, prev: prev, shared: true}, nil
 }
 
 // start starts a month with the durable totals t, and reports whether it did (false: the
@@ -182,7 +182,7 @@ func (s *shared) refund(ctx context.Context, r Receipt, idle time.Duration) erro
 			p.Del(ctx, sk)
 		case r.opened, r.closed:
 			p.Set(ctx, sk, r.prev, idle)
-		case r.inSession:
+		case r.inSession():
 			// Other calls of the session may have come since: give back one call, not a state
 			// (see uncall).
 			uncallScript.Eval(ctx, p, []string{sk}, r.prev)

@@ -76,9 +76,6 @@ type Receipt struct {
 	loose  int  // suggest calls without session counted toward the ten
 	opened bool // a session was opened (or one that had had its calls started anew)
 	closed bool // a validate closed the session (an open one, or a new one it counted)
-	// inSession: the call was one more call of a session that it left as it was, open or
-	// closed (a validate after the closing one), so its refund gives back one call only.
-	inSession bool
 	// prev is the session's state before this call (see sessionCalls), restored by a
 	// refund of an opening or closing call.
 	prev   int
@@ -87,8 +84,13 @@ type Receipt struct {
 
 // Zero reports whether nothing was changed (nothing to refund).
 func (r Receipt) Zero() bool {
-	return r.Units == 0 && r.loose == 0 && !r.opened && !r.closed && !r.inSession
+	return r.Units == 0 && r.loose == 0 && !r.opened && !r.closed && !r.inSession()
 }
+
+// inSession reports whether the call was one more call of a session that it left as it was,
+// open or closed (a validate after the closing one), so that its refund gives back one call
+// only.
+func (r Receipt) inSession() bool { return r.prev != 0 && !r.opened && !r.closed }
 
 // Totals of one account in one month.
 type Totals struct {
