@@ -379,14 +379,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// request until the server's read timeout. The read deadline is lifted once the body is
 	// in: while it stands, its passing under net/http's background read would cancel the
 	// request's context as if the caller had left.
-	bounded := r.Body != nil && r.Body != http.NoBody
-	if bounded {
+	var rc *http.ResponseController
+	if r.Body != nil && r.Body != http.NoBody {
 		deadline, _ := ctx.Deadline()
-		bounded = http.NewResponseController(w).SetReadDeadline(deadline) == nil
+		if rc = http.NewResponseController(w); rc.SetReadDeadline(deadline) != nil {
+			rc = nil
+		}
 	}
 	d, refusal := h.gw.Decide(ctx, r, clientIP)
-	if bounded {
-		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	if rc != nil {
+		_ = rc.SetReadDeadline(time.Time{})
 	}
 	gateway.SetCORS(w.Header(), d)
 	if refusal != nil {
@@ -470,9 +472,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		refusal := apierr.Unavailable()
 		var he caddyhttp.HandlerError
 		switch {
-		case errors.As(err, &he) && he.StatusCode == http.StatusNotFound:
-			refusal = apierr.NotFound()
-		case he.StatusCode >= 400 && he.StatusCode < 500:
+		case errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500:
 			// A client error raised by a handler of the site after this one: answered here in
 			// the spec's shape rather than returned, for Caddy's error log would print the
 			// request as it arrived, query and all.
