@@ -125,8 +125,8 @@ func BenchmarkSuggestNational(b *testing.B) {
 // the street without its titles and initials, and each of those at a postcode of the same
 // area where the number is not (the right street, the wrong postcode). A street found only
 // by similarity sends validate looking for the town's streets named exactly or by their
-// core (strongStreets). The synthetic catalog spreads its streets evenly, about a hundred
-// to a place, so this does not show the cost of a real city with thousands of streets.
+// core (strongStreets). The synthetic catalog spreads its streets evenly over its places, far
+// fewer to a place than a real city has, so this does not show a big city's cost.
 func BenchmarkValidateNational(b *testing.B) {
 	e := nationalEngine(b)
 	reqs := nationalValidateRequests(b)

@@ -37,10 +37,12 @@ func duplicateSets(rows []adreswijzer.Address) [][]adreswijzer.Address {
 func TestDuplicateRecordsCountOnce(t *testing.T) {
 	e, s := sampleEngine(t)
 	ctx := context.Background()
-	sets := append(duplicateSets(s.nl), duplicateSets(s.be)...)
-	if len(sets) < 30 {
-		t.Fatalf("%d duplicated addresses in the samples, want 31", len(sets))
+	nl, be := duplicateSets(s.nl), duplicateSets(s.be)
+	t.Logf("postal addresses held more than once: %d in Weesp, %d in Brussels", len(nl), len(be))
+	if len(nl) != 7 || len(be) != 24 {
+		t.Fatalf("%d + %d duplicated addresses in the samples, want 7 + 24", len(nl), len(be))
 	}
+	sets := append(nl, be...)
 	for _, set := range sets {
 		a := set[0]
 		name := a.Street.PickPrimary(false) + " " + a.NumberText() + " " + a.Unit() + ", " + a.Postcode
