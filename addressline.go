@@ -202,11 +202,7 @@ func isNumberCandidate(c Country, toks []token, k int) bool {
 // isStreetOrdinal: the endings that make a number an ordinal and nothing else ("1er",
 // "1re", "2ème", "1ste", "2de"); a lone E is left out, as "9E" is a house number.
 func isStreetOrdinal(k string) bool {
-	switch k {
-	case "ER", "ERE", "RE", "EME", "IEME", "STE", "DE":
-		return true
-	}
-	return false
+	return isFrenchOrdinal(k) || k == "STE" || k == "DE"
 }
 
 // isFrenchOrdinal: the French ordinal endings, which no Belgian house number takes.
