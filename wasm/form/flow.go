@@ -686,25 +686,8 @@ func (m *Machine) onValidate(a validateAnswer) {
 			notes = joinText(notes, is.message)
 		}
 	}
-	if m.sentPicked {
-		// A register address the customer picked is that address, whatever the verdict:
-		// the worker answers ambiguous for the bare number of a building with boxes, and
-		// another list to choose from would be a dead end.
-		if (a.status == "valid" || a.status == "corrected") && a.normalized != nil {
-			n := *a.normalized
-			m.showMatch(a.match, &n)
-			m.commit(n, a.status, false, false)
-			m.setMessage(joinText(say(m.cfg.Lang, txtChosen, 0, n.label()), notes), "info", noField)
-			if m.submitWaiting {
-				m.proceed()
-			}
-			return
-		}
-		m.acceptPicked(m.sent)
-		return
-	}
 	switch {
-	case a.status == "corrected" && a.normalized != nil && !m.sentConfirm && !sameButCaseOrSpacing(m.sent, *a.normalized):
+	case a.status == "corrected" && a.normalized != nil && !m.sentConfirm && !m.sentPicked && !sameButCaseOrSpacing(m.sent, *a.normalized):
 		// The register's version differs from what the customer typed: shown beside it,
 		// and the customer chooses; the submit goes on after the choice.
 		n := *a.normalized
@@ -732,8 +715,13 @@ func (m *Machine) onValidate(a validateAnswer) {
 		if m.submitWaiting {
 			m.proceed()
 		}
+	case m.sentPicked:
+		// A register address the customer picked is that address, whatever the verdict:
+		// the worker answers ambiguous for the bare number of a building with boxes, and
+		// another list to choose from would be a dead end.
+		m.acceptPicked(m.sent)
 	case a.status == "ambiguous" && len(a.suggestions) > 0:
-		m.alts, m.ambiguous = a.suggestions, true
+		m.alts = a.suggestions
 		msg := a.nextStep
 		if len(a.issues) > 0 {
 			msg = joinText(a.issues[0].message, a.nextStep)
@@ -968,8 +956,8 @@ func (m *Machine) continueSubmit() {
 			if i := m.matchExtension("", false); i >= 0 {
 				// The bare number is an address of its own: what was typed is valid.
 				m.choose(i)
-				if m.ambiguous {
-					// Just validated as typed, which is this address: no second call.
+				if len(m.alts) > 0 {
+					// Just validated as typed (ambiguous), which is this address: no second call.
 					m.acceptPicked(m.found[i].fields(m.cfg.Country))
 					return
 				}

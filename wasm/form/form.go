@@ -164,8 +164,6 @@ type Machine struct {
 	// alt is the suggestion of an ambiguous validation the customer picked: a register
 	// address, validated as picked at the next submit.
 	alt *normAddr
-	// ambiguous: the validate of the address as typed found several; a lookup lists them.
-	ambiguous bool
 
 	list       listSource
 	listOpen   bool
@@ -462,7 +460,7 @@ func (m *Machine) addressChanged() {
 		m.uncommit()
 	}
 	m.needConfirm, m.confirmed = false, false
-	m.alts, m.alt, m.ambiguous = nil, nil, false
+	m.alts, m.alt = nil, nil
 	m.correction, m.correctionMatch = nil, nil
 }
 
