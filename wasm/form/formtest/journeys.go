@@ -1319,7 +1319,13 @@ func beManyBoxes(t *testing.T, s *Samples, newCore NewCore) {
 	// A box picked is validated as picked, with the box: the last on offer, which a
 	// validate answer's ten suggestions do not hold.
 	lastOption := p.Options()[len(rows)-1]
-	last := struct{ Box string }{lastOption[strings.LastIndex(lastOption, " ")+1:]}
+	i := slices.IndexFunc(rows, func(a adreswijzer.Address) bool {
+		return a.Box != "" && strings.HasSuffix(lastOption, " bus "+a.Box)
+	})
+	if i < 0 {
+		t.Fatalf("last option %q names no box of the register", lastOption)
+	}
+	last := rows[i]
 	p.Choose(len(rows) - 1)
 	p.SubmitAndWait()
 	v := p.Calls("/v1/validate")
