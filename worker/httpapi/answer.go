@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,10 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	// Writes the answers as encoding/json does (the golden answers hold it to that) in
+	// half the time; encoding was a fifth of a lookup's CPU in the worker.
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/messages"

@@ -37,11 +37,8 @@ func (in *lookupInput) member(name string) *value {
 
 // lookupGET serves GET /v1/nl/lookup, /v1/be/lookup and, with generic, /v1/{country}/lookup.
 func (h *Handler) lookupGET(w http.ResponseWriter, r *http.Request, country string, generic bool) {
-	q := r.URL.Query()
 	var in lookupInput
-	for _, name := range [...]string{"postcode", "number", "street", "lang", "carrier", "sessionId"} {
-		*in.member(name) = queryValue(q, name)
-	}
+	readQuery(r.URL.RawQuery, in.member)
 	h.lookup(w, r, country, generic, &in)
 }
 
@@ -118,11 +115,8 @@ func (in *typeaheadInput) member(name string) *value {
 }
 
 func typeaheadQuery(r *http.Request) *typeaheadInput {
-	q := r.URL.Query()
 	var in typeaheadInput
-	for _, name := range [...]string{"country", "q", "postcode", "lang", "sessionId"} {
-		*in.member(name) = queryValue(q, name)
-	}
+	readQuery(r.URL.RawQuery, in.member)
 	return &in
 }
 
