@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 )
@@ -20,18 +21,16 @@ var urlCredentialParams = map[string]bool{
 
 // credentialInURL reports a credential in the URL: user info, a credential parameter, or
 // any parameter value shaped like one of our keys or a JWT.
-func credentialInURL(u *url.URL, q url.Values) bool {
+func credentialInURL(u *url.URL, q *query.Values) bool {
 	if u.User != nil {
 		return true
 	}
-	for k, vs := range q {
-		if urlCredentialParams[strings.ToLower(k)] {
+	for _, p := range q.All() {
+		if urlCredentialParams[strings.ToLower(p.Key)] {
 			return true
 		}
-		for _, v := range vs {
-			if _, ok := keys.Recognise(v); ok || platform.LooksLikeJWT(v) {
-				return true
-			}
+		if _, ok := keys.Recognise(p.Value); ok || platform.LooksLikeJWT(p.Value) {
+			return true
 		}
 	}
 	return false

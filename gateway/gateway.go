@@ -21,7 +21,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"time"
@@ -33,6 +32,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/oplog"
@@ -251,8 +251,9 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 			}
 		}
 	}
-	query := r.URL.Query() // parsed once: every check below reads it
-	if credentialInURL(r.URL, query) {
+	var params query.Values // parsed once: every check below reads it
+	params.Parse(r.URL.RawQuery)
+	if credentialInURL(r.URL, &params) {
 		d.Origin = corsOrigin(origin)
 		return d, apierr.CredentialInURL()
 	}
@@ -304,7 +305,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		return d, apierr.MissingScope()
 	}
 
-	in, e := readInput(r, route, query)
+	in, e := readInput(r, route, &params)
 	if e != nil {
 		return d, e
 	}
@@ -361,7 +362,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	}
 	if route == RouteLookup && g.Cache != nil && (r.Method == http.MethodGet) &&
 		(country == adreswijzer.NL || country == adreswijzer.BE) {
-		if q, ok := cache.ParseQuery(country, query); ok {
+		if q, ok := cache.ParseQuery(country, &params); ok {
 			d.Cache = &q
 		}
 	}
@@ -528,7 +529,7 @@ type input struct {
 
 // readInput takes sessionId and the routing country from the query (GET) or the body
 // (POST; query as fallback), reading and restoring the body.
-func readInput(r *http.Request, route Route, q url.Values) (input, *apierr.Error) {
+func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Error) {
 	in := input{session: q.Get("sessionId")}
 	countryParam := q.Get("country")
 	if r.Method == http.MethodPost {

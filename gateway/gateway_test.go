@@ -15,6 +15,7 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -68,7 +69,9 @@ func TestCredentialInURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := credentialInURL(u, u.Query()); got != want {
+		var q query.Values
+		q.Parse(u.RawQuery)
+		if got := credentialInURL(u, &q); got != want {
 			t.Errorf("%s: %v", raw, got)
 		}
 	}

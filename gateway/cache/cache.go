@@ -9,7 +9,6 @@ package cache
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,6 +16,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 )
 
 // Entry is one stored answer (always a 200).
@@ -59,10 +59,14 @@ type Query struct {
 	Postcode, Number, Street, Lang, Carrier string
 }
 
-// lookupParams are the parameters a lookup answer depends on, plus sessionId, which
-// only counting uses.
-var lookupParams = map[string]bool{
-	"postcode": true, "number": true, "street": true, "lang": true, "carrier": true, "sessionId": true,
+// lookupParam reports whether k is a parameter a lookup answer depends on, or sessionId,
+// which only counting uses.
+func lookupParam(k string) bool {
+	switch k {
+	case "postcode", "number", "street", "lang", "carrier", "sessionId":
+		return true
+	}
+	return false
 }
 
 // ParseQuery reads a lookup's query string. It refuses (ok false) anything it is not sure
@@ -73,10 +77,16 @@ var lookupParams = map[string]bool{
 // itself accepts in several forms (a postcode's spacing and letter case, a Belgian street's
 // case and spacing); were a form the worker refuses to share the key of one it answered, the
 // cache would answer 200, and count it, where the worker answers 422.
-func ParseQuery(c adreswijzer.Country, q url.Values) (Query, bool) {
-	for k, v := range q {
-		if !lookupParams[k] || len(v) != 1 {
+func ParseQuery(c adreswijzer.Country, q *query.Values) (Query, bool) {
+	all := q.All()
+	for i, p := range all {
+		if !lookupParam(p.Key) {
 			return Query{}, false
+		}
+		for _, o := range all[:i] {
+			if o.Key == p.Key {
+				return Query{}, false
+			}
 		}
 	}
 	postcode := q.Get("postcode")
@@ -89,32 +99,27 @@ func ParseQuery(c adreswijzer.Country, q url.Values) (Query, bool) {
 		return Query{}, false
 	}
 	number := q.Get("number")
-	street, hasStreet := q["street"]
-	lang, hasLang := q["lang"]
-	carrier, hasCarrier := q["carrier"]
-	session, hasSession := q["sessionId"]
+	street, hasStreet := q.Lookup("street")
+	lang, hasLang := q.Lookup("lang")
+	carrier, hasCarrier := q.Lookup("carrier")
+	session, hasSession := q.Lookup("sessionId")
 	switch {
 	case !houseNumber(number),
-		hasStreet && tooLong(street[0]),
-		c == adreswijzer.BE && (!hasStreet || street[0] == ""),
-		hasLang && !exactLanguage(lang[0]),
-		hasCarrier && !exactCarrier(carrier[0]),
-		hasSession && !adreswijzer.ValidSessionID(session[0]):
+		hasStreet && tooLong(street),
+		c == adreswijzer.BE && street == "",
+		hasLang && !exactLanguage(lang),
+		hasCarrier && !exactCarrier(carrier),
+		hasSession && !adreswijzer.ValidSessionID(session):
 		return Query{}, false
 	}
-	out := Query{Country: c, Postcode: pc, Number: number}
-	if hasLang {
-		out.Lang = lang[0]
-	}
-	if hasCarrier {
-		out.Carrier = carrier[0]
-	}
+	// Absent parameters are "" here, as they are in the Query.
+	out := Query{Country: c, Postcode: pc, Number: number, Lang: lang, Carrier: carrier}
 	if hasStreet {
 		if c == adreswijzer.BE {
 			// Belgian lookups match the street by name; case and spacing do not change the match.
-			out.Street = strings.ToLower(strings.Join(strings.Fields(street[0]), " "))
+			out.Street = strings.ToLower(strings.Join(strings.Fields(street), " "))
 		} else {
-			out.Street = strings.TrimSpace(street[0])
+			out.Street = strings.TrimSpace(street)
 		}
 	}
 	return out, true
