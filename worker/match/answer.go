@@ -21,8 +21,6 @@ const (
 	defaultCarrierBE = adreswijzer.Bpost
 )
 
-// meta describes the dataset an answer came from. ds may be nil (unsupported country, or
-// nothing looked up), which leaves the register fields null as the spec allows.
 // unsupported is what every answer about a country without a register carries: the
 // language of its messages, the UNSUPPORTED_COUNTRY issue and a meta naming no register.
 func unsupported(requested string) (adreswijzer.Language, []adreswijzer.Issue, adreswijzer.Meta) {
@@ -30,14 +28,20 @@ func unsupported(requested string) (adreswijzer.Language, []adreswijzer.Issue, a
 	return lang, []adreswijzer.Issue{issue(lang, adreswijzer.IssueUnsupportedCountry, adreswijzer.FieldCountryCode, messages.Details{})}, meta("", nil, lang)
 }
 
+// Every answer's meta points to these rather than to copies of its own: answers are only
+// ever read, and every request makes one.
+var sourceBAG, sourceBeST, attributionBeST = SourceBAG, SourceBeST, AttributionBeST
+
+// meta describes the dataset an answer came from. ds may be nil (unsupported country, or
+// nothing looked up), which leaves the register fields null as the spec allows.
 func meta(c adreswijzer.Country, ds adreswijzer.Dataset, lang adreswijzer.Language) adreswijzer.Meta {
 	m := adreswijzer.Meta{Language: lang}
 	switch c {
 	case adreswijzer.NL:
-		m.Source = ptr(SourceBAG)
+		m.Source = &sourceBAG
 	case adreswijzer.BE:
-		m.Source = ptr(SourceBeST)
-		m.Attribution = ptr(AttributionBeST)
+		m.Source = &sourceBeST
+		m.Attribution = &attributionBeST
 	}
 	if ds != nil {
 		if v := string(ds.Info().Version); v != "" {

@@ -61,11 +61,20 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 		if err != nil {
 			return adreswijzer.LookupResponse{}, storeErr(err)
 		}
-		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, newTypedName(q.Street))
+		// Most Dutch lookups name no street, and an empty name is all lookupStreet then reads.
+		var street typedName
+		if q.Street != "" {
+			street = newTypedName(q.Street)
+		}
+		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, street)
 	}
 	sortAddresses(found)
 	lang := answerLanguage(string(q.Lang), c, pc, hit)
 	k := carrierFor(string(q.Carrier), c)
+	if len(found) > 0 {
+		resp.Addresses = make([]adreswijzer.LookupAddress, 0, len(found))
+		resp.Additions = make([]*string, 0, len(found))
+	}
 	for i := range found {
 		la := lookupAddress(&found[i], k, lang)
 		resp.Addresses = append(resp.Addresses, la)
@@ -113,7 +122,7 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 		}
 	}
 	if best.level >= levelFuzzy {
-		kept := filterAddrs(as, func(a *adreswijzer.Address) bool { return a.StreetID == bestID })
+		kept := keepAddrs(as, func(a *adreswijzer.Address) bool { return a.StreetID == bestID })
 		var pend []pending
 		if best.level != levelExact {
 			pend = append(pend, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &kept[0]})
@@ -162,7 +171,7 @@ func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc 
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			kept := filterAddrs(as, func(a *adreswijzer.Address) bool { return a.Postcode == pc })
+			kept := keepAddrs(as, func(a *adreswijzer.Address) bool { return a.Postcode == pc })
 			if len(kept) == 0 {
 				continue
 			}

@@ -84,6 +84,22 @@ func filterAddrs(as []adreswijzer.Address, keep func(a *adreswijzer.Address) boo
 	return out
 }
 
+// keepAddrs is filterAddrs in place, for a store's answer, which is the caller's to change:
+// a lookup usually keeps every address, and copying each (a large value holding pointers)
+// into a new slice would cost an allocation and write barriers for nothing.
+func keepAddrs(as []adreswijzer.Address, keep func(a *adreswijzer.Address) bool) []adreswijzer.Address {
+	out := as[:0]
+	for i := range as {
+		if keep(&as[i]) {
+			if len(out) != i {
+				as[len(out)] = as[i]
+			}
+			out = out[:len(out)+1]
+		}
+	}
+	return out
+}
+
 // resolveUnit chooses among the addresses at one number (as, sorted) by the typed readings of
 // the house number, the likeliest first.
 func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswijzer.HouseNumber) unitResult {
