@@ -59,8 +59,15 @@ func (k Kind) prefix() string { return Prefix + string(k) + "_" }
 // Hash identifies a key by its secret.
 type Hash [sha256.Size]byte
 
-// HashOf hashes a whole credential.
-func HashOf(credential string) Hash { return sha256.Sum256([]byte(credential)) }
+// HashOf hashes a whole credential. A key's credential is copied to the stack to be hashed:
+// []byte(credential) would put it on the heap, being longer than the compiler's own buffer.
+func HashOf(credential string) Hash {
+	var buf [64]byte
+	if len(credential) <= len(buf) {
+		return sha256.Sum256(append(buf[:0], credential...))
+	}
+	return sha256.Sum256([]byte(credential))
+}
 
 func (h Hash) String() string { return hex.EncodeToString(h[:]) }
 
