@@ -30,6 +30,7 @@ package usage
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 )
 
@@ -120,7 +121,27 @@ type Sink interface {
 }
 
 // Month names the billing month of t.
-func Month(t time.Time) string { return t.UTC().Format("2006-01") }
+func Month(t time.Time) string {
+	u := t.Unix() // month boundaries are whole seconds: the fraction cannot cross one
+	if m := lastMonth.Load(); m != nil && u >= m.start && u < m.end {
+		return m.name
+	}
+	n := t.UTC()
+	start := time.Date(n.Year(), n.Month(), 1, 0, 0, 0, 0, time.UTC)
+	m := &monthSpan{start: start.Unix(), end: start.AddDate(0, 1, 0).Unix(), name: n.Format("2006-01")}
+	lastMonth.Store(m)
+	return m.name
+}
+
+// lastMonth is the month Month named last: nearly every call names the current month, and
+// formatting it anew cost an allocation on every charge.
+var lastMonth atomic.Pointer[monthSpan]
+
+// monthSpan is a month's name and its seconds, [start, end) in Unix time.
+type monthSpan struct {
+	start, end int64
+	name       string
+}
 
 // day names the day of a daily cap.
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }

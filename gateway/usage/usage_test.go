@@ -565,3 +565,25 @@ func outageMeter(t *testing.T, rdb *redis.Client, prefix string) *Meter {
 	t.Cleanup(func() { m.Close() })
 	return m
 }
+
+// Month names the month as formatting it would, however the times asked for jump between
+// months (it keeps the last month it named) and on either side of a boundary.
+func TestMonth(t *testing.T) {
+	cet := time.FixedZone("CET", 3600)
+	for _, tm := range []time.Time{
+		time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 30, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 30, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(2027, 1, 1, 0, 30, 0, 0, cet), // still December in UTC
+		time.Date(2028, 2, 29, 23, 0, 0, 0, time.UTC),
+		time.Date(2028, 3, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 500, time.UTC),
+		time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC),
+	} {
+		if got, want := Month(tm), tm.UTC().Format("2006-01"); got != want {
+			t.Errorf("Month(%v) = %s, want %s", tm, got, want)
+		}
+	}
+}
