@@ -63,7 +63,10 @@ func (t *Tracker) Observe(c adreswijzer.Country, v string) bool {
 		if cur != nil && (*cur == v || !newer(v, *cur)) {
 			return false
 		}
-		if p.CompareAndSwap(cur, &v) {
+		// A copy, taken only here: &v would move v to the heap on every call, and nearly
+		// every answer names the version already current.
+		nv := v
+		if p.CompareAndSwap(cur, &nv) {
 			return true
 		}
 	}
