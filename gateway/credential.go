@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
@@ -26,7 +27,7 @@ func credentialInURL(u *url.URL, q *query.Values) bool {
 		return true
 	}
 	for _, p := range q.All() {
-		if urlCredentialParams[strings.ToLower(p.Key)] {
+		if credentialParam(p.Key) {
 			return true
 		}
 		if _, ok := keys.Recognise(p.Value); ok || platform.LooksLikeJWT(p.Value) {
@@ -34,6 +35,29 @@ func credentialInURL(u *url.URL, q *query.Values) bool {
 		}
 	}
 	return false
+}
+
+// credentialParam reports whether k is one of urlCredentialParams in any case, as
+// strings.ToLower would find it. An ASCII name is lowered on the stack: ToLower's copy of
+// every name with a capital (sessionId) was an allocation per request.
+func credentialParam(k string) bool {
+	var buf [16]byte // longer than any of urlCredentialParams
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return urlCredentialParams[strings.ToLower(k)] // Unicode lowers to other lengths
+		}
+	}
+	if len(k) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return urlCredentialParams[string(buf[:len(k)])]
 }
 
 // bearer returns the credential of the single Authorization header of scheme Bearer.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,6 +74,19 @@ func TestCredentialInURL(t *testing.T) {
 		q.Parse(u.RawQuery)
 		if got := credentialInURL(u, &q); got != want {
 			t.Errorf("%s: %v", raw, got)
+		}
+	}
+}
+
+// credentialParam finds what strings.ToLower and the list find, Unicode included (the
+// Kelvin sign lowers to k).
+func TestCredentialParam(t *testing.T) {
+	for _, k := range []string{
+		"key", "KEY", "Api-Key", "client_SECRET", "sessionId", "postcode", "", "\u212Aey", "\u017Fecret",
+		"authorization_and_more_than_sixteen", "AUTHORIZATION", "Bearer", "tökén",
+	} {
+		if got, want := credentialParam(k), urlCredentialParams[strings.ToLower(k)]; got != want {
+			t.Errorf("%q: %v, want %v", k, got, want)
 		}
 	}
 }
