@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -10,13 +11,17 @@ import (
 type local struct {
 	mu        sync.Mutex
 	totals    map[acctMonth]*tally
-	sessions  map[string]session // account + "\x00" + sessionId
-	daily     map[string]int     // key id → calls today
+	sessions  map[acctSession]*session
+	daily     map[string]int // key id → calls today
 	dailyDay  string
 	lastSweep time.Time
 }
 
 type acctMonth struct{ account, month string }
+
+// acctSession names a session. Sessions are kept by pointer and changed in place, so that a
+// later call of a session finds it without building a key and stores nothing.
+type acctSession struct{ account, session string }
 
 // session is a session remembered: until when, and its state (see sessionCalls).
 type session struct {
@@ -36,12 +41,21 @@ type tally struct {
 func newLocal() *local {
 	return &local{
 		totals:   map[acctMonth]*tally{},
-		sessions: map[string]session{},
+		sessions: map[acctSession]*session{},
 		daily:    map[string]int{},
 	}
 }
 
-func sessionKey(account, session string) string { return account + "\x00" + session }
+// remember sets a session's state and expiry, adding the session when it is not known; s is
+// what the map holds for it (nil when nothing).
+func (l *local) remember(s *session, account, id string, expires time.Time, state int) {
+	if s == nil {
+		// Its own copy of the id: the caller's may point into a whole request.
+		s = &session{}
+		l.sessions[acctSession{account, strings.Clone(id)}] = s
+	}
+	s.expires, s.state = expires, state
+}
 
 // forget marks the running totals as needing the durable sink again: when Redis goes down,
 // its totals may be ahead of what this process last saw. They are kept meanwhile, as a lower
@@ -54,14 +68,6 @@ func (l *local) forget() {
 	l.mu.Unlock()
 }
 
-// seeded reports whether k's totals include the durable ones.
-func (l *local) seeded(k acctMonth) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	t, ok := l.totals[k]
-	return ok && t.seeded
-}
-
 // installLocked sets k's totals to what the durable sink and this process's unflushed
 // changes add up to. l.mu must be held, so that no charge is noted meanwhile.
 func (l *local) installLocked(k acctMonth, t Totals) {
@@ -69,23 +75,28 @@ func (l *local) installLocked(k acctMonth, t Totals) {
 }
 
 // charge applies the rules. It never waits: an account whose totals were not read is
-// counted on what is known (see tally). note is called with the receipt under the lock, so
-// that a read of the durable totals sees every charge either in the totals or in the notes.
-func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration, note func(Receipt)) (Receipt, error) {
+// counted on what is known (see tally), or, when seeded is set, not counted (errNeedSeed),
+// so that the caller can first wait for them without a second trip through the lock. note
+// is called with the receipt under the lock, so that a read of the durable totals sees every
+// charge either in the totals or in the notes.
+func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration, note func(Receipt), seeded bool) (Receipt, error) {
 	k := acctMonth{c.Account, month}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sweep(now, idle)
 	t, ok := l.totals[k]
+	if seeded && (!ok || !t.seeded) {
+		return Receipt{}, errNeedSeed
+	}
+	l.sweep(now, idle)
 	if !ok {
 		t = &tally{}
 		l.totals[k] = t
 	}
-	sk := ""
+	var s *session
 	state := 0 // of the session, while it is remembered
 	if c.Session != "" {
-		sk = sessionKey(c.Account, c.Session)
-		if s, ok := l.sessions[sk]; ok && now.Before(s.expires) {
+		s = l.sessions[acctSession{c.Account, c.Session}]
+		if s != nil && now.Before(s.expires) {
 			state = s.state
 		}
 	}
@@ -96,7 +107,7 @@ func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration
 	t.Verifications += int64(units)
 	t.SuggestCalls += int64(loose)
 	if next := nextState(state, units, opens, closes); next != 0 {
-		l.sessions[sk] = session{expires: now.Add(idle), state: next} // remembered for another idle time
+		l.remember(s, c.Account, c.Session, now.Add(idle), next) // for another idle time
 	}
 	r := Receipt{account: c.Account, month: month, session: c.Session,
 		Units: units, loose: loose, opened: opens, closed: closes, prev: state}
@@ -113,19 +124,18 @@ func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(R
 		t.Verifications -= int64(r.Units)
 		t.SuggestCalls -= int64(r.loose)
 	}
-	sk := sessionKey(r.account, r.session)
+	sk := acctSession{r.account, r.session}
 	switch {
 	case (r.opened || r.closed) && r.prev == 0:
 		delete(l.sessions, sk)
 	case r.opened, r.closed:
-		l.sessions[sk] = session{expires: now.Add(idle), state: r.prev}
+		l.remember(l.sessions[sk], r.account, r.session, now.Add(idle), r.prev)
 	case r.inSession():
 		// Other calls of the session may have come since: give back one call, not a state,
 		// and only to the session as the call found it, open or closed. A new session opened
 		// since (a closed one followed by a lookup) did not have this call.
-		if s, ok := l.sessions[sk]; ok {
+		if s := l.sessions[sk]; s != nil {
 			s.state = uncall(s.state, r.prev)
-			l.sessions[sk] = s
 		}
 	}
 }

@@ -190,10 +190,12 @@ func (m *Meter) Charge(ctx context.Context, c Charge) (Receipt, error) {
 			}
 		}
 	}
-	if !m.local.seeded(k) {
-		m.awaitSeed(ctx, k, false)
+	r, err := m.local.charge(c, month, now, m.sessionIdle(), m.noteCharge, true)
+	if !errors.Is(err, errNeedSeed) {
+		return r, err
 	}
-	return m.local.charge(c, month, now, m.sessionIdle(), m.noteCharge)
+	m.awaitSeed(ctx, k, false)
+	return m.local.charge(c, month, now, m.sessionIdle(), m.noteCharge, false)
 }
 
 func (m *Meter) noteCharge(r Receipt) { m.record(r, 1) }
