@@ -1,7 +1,6 @@
 package carrier
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -20,12 +19,13 @@ type parts struct {
 	marker     string // the box marker in lang
 	postcode   string
 	city       string
+	addition   string // the houseNumberAddition field, set by Fields
 }
 
 // split is shared by Lines and Fields so that the printed line and the carrier fields can
 // never name the street or place in two languages. It keeps only the unit the country has: a
 // toevoeging exists only in the BAG, a box only in BeST.
-func split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
+func (w *Writer) split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
 	dl := DisplayLanguage(a, lang)
 	p := parts{
 		lang:       dl,
@@ -38,7 +38,7 @@ func split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
 		city:       pick(a.Locality, dl, a.Postcode),
 	}
 	if a.HouseNumber > 0 {
-		p.number = strconv.Itoa(a.HouseNumber)
+		p.number = w.itoa(a.HouseNumber)
 	}
 	if a.Country == adreswijzer.NL {
 		p.box = ""
@@ -54,21 +54,21 @@ func split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
 // carrier gets the same form because CarrierAddress has one field for both: without the
 // marker "2A 21" could not be told from "2 A21", and bpost calls "32 20" wrong. A bpost
 // integration fills its separate box field with the text after the marker.
-func (p parts) addition() string {
+func (w *Writer) addition(p parts) string {
 	if p.box == "" {
-		return p.suffix + p.toevoeging
+		return w.join("", p.suffix, p.toevoeging)
 	}
-	return join(p.suffix, p.marker+" "+p.box)
+	return w.join(" ", p.suffix, p.marker, p.box)
 }
 
 // What each limit counts. A street line is counted as a carrier that takes street, number
 // and addition together prints it, one space apart; so is a number with its addition.
 func streetField(p parts) string             { return p.street }
-func streetLineField(p parts) string         { return join(p.street, p.number, p.addition()) }
+func streetLineField(p parts) string         { return join(p.street, p.number, p.addition) }
 func numberField(p parts) string             { return p.number }
 func numberWithSuffixField(p parts) string   { return p.number + p.suffix + p.toevoeging }
-func numberWithAdditionField(p parts) string { return join(p.number, p.addition()) }
-func additionField(p parts) string           { return p.addition() }
+func numberWithAdditionField(p parts) string { return join(p.number, p.addition) }
+func additionField(p parts) string           { return p.addition }
 func boxField(p parts) string                { return p.box }
 func postcodeField(p parts) string           { return p.postcode }
 func cityField(p parts) string               { return p.city }
@@ -80,7 +80,14 @@ func cityField(p parts) string               { return p.city }
 // the capitals of the printed line, because carriers print their own labels. An unknown or
 // empty carrier gets the fields and no warnings. Warnings is never nil, so it encodes as [].
 func Fields(a *adreswijzer.Address, c adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.CarrierAddress {
-	p := split(a, lang)
+	var w Writer
+	return w.Fields(a, c, lang)
+}
+
+// Fields is the package's Fields for one address of the Writer's answer.
+func (w *Writer) Fields(a *adreswijzer.Address, c adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.CarrierAddress {
+	p := w.split(a, lang)
+	p.addition = w.addition(p)
 	out := adreswijzer.CarrierAddress{
 		Street:      p.street,
 		HouseNumber: p.number,
@@ -89,8 +96,8 @@ func Fields(a *adreswijzer.Address, c adreswijzer.Carrier, lang adreswijzer.Lang
 		CountryCode: a.Country,
 		Warnings:    []adreswijzer.Issue{},
 	}
-	if add := p.addition(); add != "" {
-		out.HouseNumberAddition = &add
+	if p.addition != "" {
+		out.HouseNumberAddition = w.value(p.addition)
 	}
 	for _, l := range Limits(c, a.Country) {
 		if utf8.RuneCountInString(l.measure(p)) <= l.Max {

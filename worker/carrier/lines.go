@@ -2,8 +2,6 @@ package carrier
 
 import (
 	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -136,46 +134,22 @@ func boxMarker(lang adreswijzer.Language) string {
 // locality as the register writes it ("1130 Bruxelles (Haren)"). Names are in
 // DisplayLanguage(a, lang).
 func Lines(a *adreswijzer.Address, lang adreswijzer.Language) []string {
-	p := split(a, lang)
-	if a.Country == adreswijzer.NL {
-		return []string{join(p.street, a.NumberText()), postalLineNL(a.Postcode, p.city)}
-	}
+	var w Writer
+	return w.Lines(a, lang)
+}
+
+// Lines is the package's Lines for one address of the Writer's answer.
+func (w *Writer) Lines(a *adreswijzer.Address, lang adreswijzer.Language) []string {
+	p := w.split(a, lang)
 	var box string
 	if p.box != "" {
-		box = p.marker + " " + p.box
+		box = p.marker
 	}
-	return []string{join(p.street, a.NumberText(), box), join(a.Postcode, p.city)}
+	return w.pair(w.join(" ", p.street, a.NumberText(), box, p.box), w.postalLine(a.Country, a.Postcode, p.city))
 }
 
-// postalLineNL writes "1382 KB  WEESP". About 190,000 BAG addresses have no postcode; their
-// line is the place alone rather than a line that starts with spaces.
-func postalLineNL(postcode, city string) string {
-	if postcode == "" {
-		return strings.ToUpper(city)
-	}
-	// Written with the city in capitals in one go: every address of every answer has this
-	// line.
-	printed := adreswijzer.FormatPostcode(adreswijzer.NL, postcode)
-	var b strings.Builder
-	b.Grow(len(printed) + 2 + len(city))
-	b.WriteString(printed)
-	b.WriteString("  ")
-	for _, r := range city {
-		b.WriteRune(unicode.ToUpper(r))
-	}
-	return b.String()
-}
-
-// join puts single spaces between the parts that are not empty. Callers pass at most three
-// parts, which the array keeps off the heap: only the joined text is allocated, and not even
-// that when one part is left.
+// join puts single spaces between the parts that are not empty.
 func join(parts ...string) string {
-	var buf [3]string
-	out := buf[:0]
-	for _, s := range parts {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return strings.Join(out, " ")
+	var w Writer
+	return w.join(" ", parts...)
 }

@@ -232,7 +232,7 @@ func FuzzLineHelpers(f *testing.F) {
 		if postcode != "" {
 			want = adreswijzer.FormatPostcode(adreswijzer.NL, postcode) + "  " + want
 		}
-		if got := postalLineNL(postcode, city); got != want {
+		if got := new(Writer).postalLineNL(postcode, city); got != want {
 			t.Errorf("postalLineNL(%q, %q) = %q, want %q", postcode, city, got, want)
 		}
 		var parts []string

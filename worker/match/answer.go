@@ -125,7 +125,8 @@ func unitText(a *adreswijzer.Address, cf adreswijzer.CarrierAddress) string {
 }
 
 // optionalFields holds what the nullable number fields of one answer address point to,
-// allocated together: an answer lists up to dozens of addresses.
+// allocated together, and for a lookup together with the other addresses': an answer lists
+// up to dozens of addresses.
 type optionalFields struct {
 	number   int
 	suffix   string
@@ -133,10 +134,10 @@ type optionalFields struct {
 	unitType adreswijzer.UnitType
 }
 
-// optionalsOf returns pointers to a's house number, suffix, unit and unit type, each nil
-// when a has none.
-func optionalsOf(a *adreswijzer.Address) (number *int, suffix, unit *string, unitType *adreswijzer.UnitType) {
-	o := &optionalFields{number: a.HouseNumber, suffix: a.HouseNumberSuffix, unit: a.Unit(), unitType: a.UnitType()}
+// optionalsOf returns pointers to a's house number, suffix, unit and unit type, kept in o,
+// each nil when a has none.
+func optionalsOf(a *adreswijzer.Address, o *optionalFields) (number *int, suffix, unit *string, unitType *adreswijzer.UnitType) {
+	*o = optionalFields{number: a.HouseNumber, suffix: a.HouseNumberSuffix, unit: a.Unit(), unitType: a.UnitType()}
 	if o.number > 0 {
 		number = &o.number
 	}
@@ -155,24 +156,25 @@ func optionalsOf(a *adreswijzer.Address) (number *int, suffix, unit *string, uni
 func addressMatch(a *adreswijzer.Address, lang adreswijzer.Language) *adreswijzer.AddressMatch {
 	cf := carrier.Fields(a, "", lang)
 	m := &adreswijzer.AddressMatch{Street: cf.Street, Locality: cf.City, Postcode: a.Postcode}
-	m.HouseNumber, m.HouseNumberSuffix, m.Unit, m.UnitType = optionalsOf(a)
+	m.HouseNumber, m.HouseNumberSuffix, m.Unit, m.UnitType = optionalsOf(a, new(optionalFields))
 	return m
 }
 
-// lookupAddress is one address of a lookup answer. Its addition is the carrier's
-// houseNumberAddition, so what a form offers to pick is exactly what it later sends on.
-func lookupAddress(a *adreswijzer.Address, k adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.LookupAddress {
-	cf := carrier.Fields(a, k, lang)
+// lookupAddress is one address of a lookup answer, written by the answer's w and with its
+// optional fields in o. Its addition is the carrier's houseNumberAddition, so what a form
+// offers to pick is exactly what it later sends on.
+func lookupAddress(w *carrier.Writer, a *adreswijzer.Address, o *optionalFields, k adreswijzer.Carrier, lang adreswijzer.Language) adreswijzer.LookupAddress {
+	cf := w.Fields(a, k, lang)
 	la := adreswijzer.LookupAddress{
 		Street:    cf.Street,
 		Addition:  cf.HouseNumberAddition,
 		Postcode:  a.Postcode,
 		Locality:  cf.City,
 		Planned:   a.Planned(),
-		Formatted: carrier.Lines(a, lang),
+		Formatted: w.Lines(a, lang),
 		Carrier:   cf,
 	}
-	la.HouseNumber, la.HouseNumberSuffix, la.Unit, la.UnitType = optionalsOf(a)
+	la.HouseNumber, la.HouseNumberSuffix, la.Unit, la.UnitType = optionalsOf(a, o)
 	return la
 }
 

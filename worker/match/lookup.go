@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/worker/carrier"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
@@ -71,12 +72,16 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	sortAddresses(found)
 	lang := answerLanguage(string(q.Lang), c, pc, hit)
 	k := carrierFor(string(q.Carrier), c)
+	var w carrier.Writer
+	var opts []optionalFields
 	if len(found) > 0 {
 		resp.Addresses = make([]adreswijzer.LookupAddress, 0, len(found))
 		resp.Additions = make([]*string, 0, len(found))
+		w.Expect(len(found))
+		opts = make([]optionalFields, len(found))
 	}
 	for i := range found {
-		la := lookupAddress(&found[i], k, lang)
+		la := lookupAddress(&w, &found[i], &opts[i], k, lang)
 		resp.Addresses = append(resp.Addresses, la)
 		if !containsAddition(resp.Additions, la.Addition) {
 			resp.Additions = append(resp.Additions, la.Addition)
@@ -85,7 +90,7 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	for _, p := range pend {
 		d := messages.Details{Country: c}
 		if p.street != nil {
-			d.Street = lookupAddress(p.street, "", lang).Street
+			d.Street = carrier.Fields(p.street, "", lang).Street
 		}
 		resp.Issues = append(resp.Issues, issue(lang, p.code, p.field, d))
 	}
