@@ -182,6 +182,10 @@ type Decision struct {
 	Principal *Principal
 	// Preflight: answer the CORS preflight with WritePreflight; do not proxy.
 	Preflight bool
+	// Health marks GET /health: when no worker answers it, the gateway answers the spec's
+	// health body itself (WriteHealthDown), not an error. (Beside Preflight, so that the two
+	// share a word: see maxDecisionSize.)
+	Health bool
 	// Origin to allow in CORS headers ("" for none).
 	Origin string
 	// Cache is set when the answer may come from and go to the answer cache.
@@ -196,9 +200,6 @@ type Decision struct {
 	// Challenge, set by an extension's Screen, is the WWW-Authenticate of every 401 of this
 	// request that does not bring its own (the agent interface points to its OAuth metadata).
 	Challenge string
-	// Health marks GET /health: when no worker answers it, the gateway answers the spec's
-	// health body itself (WriteHealthDown), not an error.
-	Health bool
 
 	receipts []charge
 	// own holds what Principal, Cache and receipts point to on an ordinary call (an API key,
@@ -209,6 +210,11 @@ type Decision struct {
 		receipts  [1]charge
 	}
 }
+
+// maxDecisionSize is the most a Decision may take: up to 512 bytes the allocator keeps an
+// object's pointer bitmap in its span and takes a cheaper path than for larger ones, and a
+// Decision is allocated on every request.
+const maxDecisionSize = 512
 
 // charge is one charge of a request; tag says what it was for (see Gateway.Charge).
 type charge struct {

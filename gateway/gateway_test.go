@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
@@ -75,6 +76,12 @@ func TestCredentialInURL(t *testing.T) {
 		if got := credentialInURL(u, &q); got != want {
 			t.Errorf("%s: %v", raw, got)
 		}
+	}
+}
+
+func TestDecisionSize(t *testing.T) {
+	if n := unsafe.Sizeof(Decision{}); n > maxDecisionSize {
+		t.Errorf("a Decision takes %d bytes, more than %d", n, maxDecisionSize)
 	}
 }
 
