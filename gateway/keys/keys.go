@@ -94,27 +94,42 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // Recognise tells which kind of key a credential claims to be. It checks only the shape, so
 // that garbage is refused without a store lookup; whether the key exists is the store's
-// business.
+// business. It runs on every credential and every query parameter, so its prefixes and
+// alphabet are made once.
 func Recognise(credential string) (Kind, bool) {
 	if !strings.HasPrefix(credential, Prefix) {
 		return "", false
 	}
-	// Publishable prefixes first: "aw_pk_live_" must not read as kind "pk".
-	for _, k := range [...]Kind{PKLive, PKTest, Live, Test} {
-		if rest, ok := strings.CutPrefix(credential, k.prefix()); ok {
+	for _, k := range recognised {
+		if rest, ok := strings.CutPrefix(credential, k.prefix); ok {
 			if len(rest) != secretLen {
 				return "", false
 			}
 			for i := 0; i < len(rest); i++ {
-				if strings.IndexByte(base62, rest[i]) < 0 {
+				if !base62Digit[rest[i]] {
 					return "", false
 				}
 			}
-			return k, true
+			return k.kind, true
 		}
 	}
 	return "", false
 }
+
+// recognised are the kinds in the order Recognise tries their prefixes: publishable first,
+// "aw_pk_live_" must not read as kind "pk".
+var recognised = [...]struct {
+	kind   Kind
+	prefix string
+}{{PKLive, PKLive.prefix()}, {PKTest, PKTest.prefix()}, {Live, Live.prefix()}, {Test, Test.prefix()}}
+
+// base62Digit marks the bytes of base62.
+var base62Digit = func() (t [256]bool) {
+	for i := 0; i < len(base62); i++ {
+		t[base62[i]] = true
+	}
+	return t
+}()
 
 // Key is one API key as stored: everything but its secret.
 type Key struct {
