@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/adreswijzer/adreswijzer/gateway/internal/atomicfile"
@@ -21,11 +22,15 @@ import (
 type FileStore struct {
 	path string
 
-	mu      sync.RWMutex
-	byHash  map[Hash]*Key
-	keys    []*Key
-	stamp   fileStamp
-	checked time.Time
+	mu     sync.RWMutex
+	byHash map[Hash]*Key
+	keys   []*Key
+	stamp  fileStamp
+	// checked is when a lookup last looked at the file, in nanoseconds of the monotonic clock
+	// since opened: an atomic, so that the lookups of a second that find it recent take no
+	// lock for it.
+	opened  time.Time
+	checked atomic.Int64
 }
 
 type fileStamp struct {
@@ -42,7 +47,8 @@ const reloadEvery = time.Second
 
 // OpenFile loads the key file; a missing file is an empty store, created on the first write.
 func OpenFile(path string) (*FileStore, error) {
-	s := &FileStore{path: path}
+	s := &FileStore{path: path, opened: time.Now()}
+	s.checked.Store(-int64(reloadEvery)) // the first lookup looks
 	if err := s.reload(); err != nil {
 		return nil, err
 	}
@@ -99,16 +105,11 @@ func (s *FileStore) set(list []*Key, stamp fileStamp) {
 }
 
 func (s *FileStore) maybeReload() error {
-	now := time.Now()
-	s.mu.RLock()
-	due := now.Sub(s.checked) >= reloadEvery
-	s.mu.RUnlock()
-	if !due {
+	now := int64(time.Since(s.opened))
+	if now-s.checked.Load() < int64(reloadEvery) {
 		return nil
 	}
-	s.mu.Lock()
-	s.checked = now
-	s.mu.Unlock()
+	s.checked.Store(now)
 	return s.reload()
 }
 
