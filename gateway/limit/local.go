@@ -22,8 +22,10 @@ type Local struct {
 const localShards = 32
 
 type localShard struct {
-	mu  sync.Mutex
-	tat *simplelru.LRU[string, time.Time]
+	mu sync.Mutex
+	// tat holds each key's TAT by pointer, so that a call updates it where it found it
+	// instead of looking the key up a second time to store it.
+	tat *simplelru.LRU[string, *time.Time]
 }
 
 // NewLocal keeps up to size keys.
@@ -31,7 +33,7 @@ func NewLocal(size int) *Local {
 	per := max(size/localShards, 64)
 	l := &Local{seed: maphash.MakeSeed(), now: time.Now}
 	for i := range l.shards {
-		lru, _ := simplelru.NewLRU[string, time.Time](per, nil) // size > 0: cannot fail
+		lru, _ := simplelru.NewLRU[string, *time.Time](per, nil) // size > 0: cannot fail
 		l.shards[i].tat = lru
 	}
 	return l
@@ -50,15 +52,21 @@ func (l *Local) AllowAt(key string, r Rule, now time.Time) Result {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tat, ok := s.tat.Get(key)
-	if !ok || tat.Before(now) {
-		tat = now
+	cell, known := s.tat.Get(key)
+	tat := now
+	if known && !cell.Before(now) {
+		tat = *cell
 	}
 	newTat := tat.Add(emission)
 	diff := now.Sub(newTat.Add(-burstOffset))
 	if diff < 0 {
 		return Result{RetryAfter: -diff, ResetAfter: tat.Sub(now)}
 	}
-	s.tat.Add(key, newTat)
+	if known {
+		*cell = newTat
+	} else {
+		c := newTat // a variable of its own: &newTat would put newTat on the heap on every call
+		s.tat.Add(key, &c)
+	}
 	return Result{Allowed: true, Remaining: int(diff / emission), ResetAfter: newTat.Sub(now)}
 }
