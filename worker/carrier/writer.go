@@ -38,11 +38,11 @@ type postal struct {
 	ok             bool
 }
 
-// Expect makes room for n addresses, so that their lists and most of their text take one
-// allocation each.
+// Expect makes room for n addresses, so that their lists take one allocation and most of
+// their text another.
 func (w *Writer) Expect(n int) {
-	w.lines = make([]string, 2*n)
-	w.adds = make([]string, n)
+	room := make([]string, 3*n)
+	w.lines, w.adds = room[:2*n], room[2*n:]
 	// A street line with its number, and an addition or a box; the postal line is shared.
 	w.text.Grow(32 + 40*n)
 }

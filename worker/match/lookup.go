@@ -76,17 +76,13 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	var opts []optionalFields
 	if len(found) > 0 {
 		resp.Addresses = make([]adreswijzer.LookupAddress, 0, len(found))
-		resp.Additions = make([]*string, 0, len(found))
 		w.Expect(len(found))
 		opts = make([]optionalFields, len(found))
 	}
 	for i := range found {
-		la := lookupAddress(&w, &found[i], &opts[i], k, lang)
-		resp.Addresses = append(resp.Addresses, la)
-		if !containsAddition(resp.Additions, la.Addition) {
-			resp.Additions = append(resp.Additions, la.Addition)
-		}
+		resp.Addresses = append(resp.Addresses, lookupAddress(&w, &found[i], &opts[i], k, lang))
 	}
+	resp.Additions = additionsOf(resp.Addresses)
 	for _, p := range pend {
 		d := messages.Details{Country: c}
 		if p.street != nil {
@@ -191,6 +187,37 @@ func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc 
 		return nil, nil, []pending{{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}}, nil
 	}
 	return nil, first, []pending{{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1}}, nil
+}
+
+// additionsOf lists the distinct additions of the addresses, in their order. A block of
+// flats has hundreds, so past a few they are looked up in a set rather than compared with
+// every one before them.
+func additionsOf(as []adreswijzer.LookupAddress) []*string {
+	const few = 16
+	list := make([]*string, 0, len(as))
+	if len(as) <= few {
+		for i := range as {
+			if !containsAddition(list, as[i].Addition) {
+				list = append(list, as[i].Addition)
+			}
+		}
+		return list
+	}
+	seen := make(map[string]bool, len(as))
+	bare := false // whether the bare number (no addition) is listed
+	for i := range as {
+		s := as[i].Addition
+		switch {
+		case s == nil && !bare:
+			bare = true
+		case s != nil && !seen[*s]:
+			seen[*s] = true
+		default:
+			continue
+		}
+		list = append(list, s)
+	}
+	return list
 }
 
 func containsAddition(list []*string, s *string) bool {

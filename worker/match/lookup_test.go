@@ -139,3 +139,27 @@ func TestLookupEveryAddressAtNumber(t *testing.T) {
 		t.Fatalf("only %d lookups checked", checked)
 	}
 }
+
+// Past a few addresses the additions are deduplicated in a set; the list must be what
+// comparing each with those before it gives.
+func TestAdditionsOfManyAddresses(t *testing.T) {
+	for _, n := range []int{0, 1, 16, 17, 300} {
+		as := make([]adreswijzer.LookupAddress, n)
+		for i := range as {
+			if i%5 != 0 { // the bare number, repeated
+				s := strconv.Itoa(i % 7) // and the units, repeated
+				as[i].Addition = &s
+			}
+		}
+		want := []*string{}
+		for i := range as {
+			if !containsAddition(want, as[i].Addition) {
+				want = append(want, as[i].Addition)
+			}
+		}
+		// The same values, as the first address with each holds them, and [] rather than null.
+		if got := additionsOf(as); got == nil || !slices.Equal(got, want) {
+			t.Errorf("%d addresses: additions %v, want %v", n, got, want)
+		}
+	}
+}
