@@ -73,8 +73,10 @@ var canonSuffix = []struct{ from, to string }{
 }
 
 // canon returns the canonical key of a name: folded, abbreviations reduced, no spaces.
-func canon(s string) string {
-	f := fold(s)
+func canon(s string) string { return canonFolded(fold(s)) }
+
+// canonFolded is canon of a name already folded.
+func canonFolded(f string) string {
 	if f == "" {
 		return ""
 	}

@@ -53,7 +53,7 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 	case !ix.hasPostcode(pc):
 		pend = append(pend, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
 	case c == adreswijzer.BE && strings.TrimSpace(q.Street) != "":
-		found, hit, pend, err = lookupOnStreets(ctx, ds, ix, pc, q.Number, newTypedName(q.Street))
+		found, hit, pend, err = lookupOnStreets(ctx, ds, ix, pc, q.Number, newExactName(q.Street))
 		if err != nil {
 			return adreswijzer.LookupResponse{}, storeErr(err)
 		}
@@ -153,12 +153,16 @@ func lookupStreet(c adreswijzer.Country, ix *index, cat *adreswijzer.Catalog, pc
 // The answer is the best-matching street that has the number; a matching street without it
 // gives HOUSE_NUMBER_NOT_FOUND, and no matching street STREET_MISMATCH. Streets typed as the
 // register writes them (up to case, accents and abbreviations) are tried before any
-// similarity is computed, which is most lookups.
+// similarity is computed, which is most lookups; street has only its exact forms (see
+// newExactName) until then.
 func lookupOnStreets(ctx context.Context, ds adreswijzer.Dataset, ix *index, pc string, n int, street typedName) ([]adreswijzer.Address, *nameMatch, []pending, error) {
 	streets := ix.postcodeStreets(pc)
 	var first *nameMatch // the best street found, with or without the number
 	tried := map[uint32]bool{}
 	for _, exact := range []bool{true, false} {
+		if !exact {
+			street.addLoose()
+		}
 		cands := ix.rankStreets(street, levelFuzzy, exact, streets)
 		for i := range cands {
 			if first == nil {

@@ -57,15 +57,25 @@ type typedName struct {
 }
 
 func newTypedName(s string) typedName {
-	f, c, raw := fold(s), canon(s), collapseSpaces(s)
-	t := typedName{
-		raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c,
-		bigrams: sortedBigrams(f), keys: keysOf(raw, f, c),
-	}
-	if core := coreOf(f, coreOffset(raw)); core != "" {
+	t := newExactName(s)
+	t.addLoose()
+	return t
+}
+
+// newExactName has only the forms the exact levels read (matchStreetExactly and the exact
+// keys), for a lookup that tries them first and rarely needs more: the bigrams and the core
+// take about half of newTypedName's time. addLoose completes it before any loose match.
+func newExactName(s string) typedName {
+	f, raw := fold(s), collapseSpaces(s)
+	c := canonFolded(f)
+	return typedName{raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c, keys: keysOf(raw, f, c)}
+}
+
+func (t *typedName) addLoose() {
+	t.bigrams = sortedBigrams(t.folded)
+	if core := coreOf(t.folded, coreOffset(t.raw)); core != "" {
 		t.core, t.coreCompact, t.coreCanon = core, strings.ReplaceAll(core, " ", ""), canon(core)
 	}
-	return t
 }
 
 func (t typedName) empty() bool { return t.folded == "" }
@@ -206,20 +216,26 @@ type streetCand struct {
 // and in the loose pass it ranks by its loose match only.
 func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint32) []streetCand {
 	// Each pass reads a street's names only when what the index keeps of them (exact keys,
-	// a bigram signature) leaves a match possible.
-	match, may := matchStreetExactly, func(st uint32) bool { return ix.mayMatchExactly(t, st) }
+	// a bigram signature) leaves a match possible. The passes are called directly, not
+	// through function values, which would move buf to the heap on every call.
+	var q looseQuery
 	if !exact {
-		q := newLooseQuery(t)
-		match, may = matchStreetLoosely, func(st uint32) bool { return ix.mayMatchLoosely(q, st) }
+		q = newLooseQuery(t)
 	}
 	var out []streetCand
 	var buf [4]nameVariant
 	for _, streets := range lists {
 		for _, st := range streets {
-			if !may(st) {
+			var m nameMatch
+			switch {
+			case exact && ix.mayMatchExactly(t, st):
+				m = matchStreetExactly(t, ix.streetVariants(st, &buf))
+			case !exact && ix.mayMatchLoosely(q, st):
+				m = matchStreetLoosely(t, ix.streetVariants(st, &buf))
+			default:
 				continue
 			}
-			if m := match(t, ix.streetVariants(st, &buf)); m.level >= min {
+			if m.level >= min {
 				out = append(out, streetCand{st, m})
 			}
 		}
