@@ -39,16 +39,22 @@ var trivial = sync.OnceValue(func() float64 {
 })
 
 func benchDecide(b *testing.B, kind keys.Kind, method, target, origin string, body []byte) {
+	benchDecideWith(b, func(*Gateway) {}, kind, method, target, origin, body)
+}
+
+// benchDecideWith is benchDecide with the gateway changed by set first.
+func benchDecideWith(b *testing.B, set func(*Gateway), kind keys.Kind, method, target, origin string, body []byte) {
 	f := newFixture(b, Config{TestDailyCap: 1 << 30, Plans: map[string]int64{"free": usage.Unlimited}, Limits: map[string]limit.Rule{
 		string(kind): {Rate: 100_000_000, Period: time.Second, Burst: 100_000_000},
 	}})
+	answer := http.Header{versions.Header: {f.g.Versions.Current(adreswijzer.NL)}}
+	set(f.g)
 	cred := f.secrets[kind]
 	ctx := context.Background()
 	// Requests are built outside the timed loop: Caddy hands the policy a parsed request.
 	// (The garbage they leave is collected inside it, so the figures are upper bounds.)
 	reqs := make([]*http.Request, 1024)
-	// The worker's answer as the adapter sees it: every answer names its dataset version.
-	answer := http.Header{versions.Header: {f.g.Versions.Current(adreswijzer.NL)}}
+	// answer is the worker's as the adapter sees it: every answer names its dataset version.
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -77,6 +83,11 @@ func BenchmarkDecide(b *testing.B) {
 	})
 	b.Run("live_lookup", func(b *testing.B) {
 		benchDecide(b, keys.Live, "GET", "/v1/nl/lookup?postcode=1381CS&number=16", "", nil)
+	})
+	// As the gateway runs with "cache off": no answer cache, no dataset versions.
+	b.Run("live_lookup_cache_off", func(b *testing.B) {
+		benchDecideWith(b, func(g *Gateway) { g.Cache, g.Versions = nil, nil },
+			keys.Live, "GET", "/v1/nl/lookup?postcode=1381CS&number=16", "", nil)
 	})
 	b.Run("publishable_suggest", func(b *testing.B) {
 		benchDecide(b, keys.PKLive, "GET", "/v1/suggest?country=nl&q=Hugo&sessionId=chk-1", "https://shop.example", nil)
