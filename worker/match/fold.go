@@ -195,7 +195,29 @@ func needsCollapse(s string) bool {
 	return prev == ' ' && len(s) > 0
 }
 
-// collapseSpaces trims s and turns every run of white space into one space.
+// collapseSpaces trims s and turns every run of white space into one space. Typed names
+// rarely have any to collapse, and are then returned as they are rather than split and
+// joined again.
 func collapseSpaces(s string) string {
+	if isCollapsed(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isCollapsed reports whether the only white space in s is single spaces between words, as
+// strings.Fields tells white space.
+func isCollapsed(s string) bool {
+	space := true // a space here would lead, or follow another
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			space = false
+			continue
+		}
+		if r != ' ' || space {
+			return false
+		}
+		space = true
+	}
+	return !space || s == ""
 }

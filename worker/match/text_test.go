@@ -269,3 +269,14 @@ func TestPlaceNameParts(t *testing.T) {
 		t.Errorf("placeNameParts(Weesp) = %q, want none", got)
 	}
 }
+
+func FuzzCollapseSpaces(f *testing.F) {
+	for _, s := range []string{"", " ", "Kerkstraat", " Kerk  straat ", "a\vb", "a\u00a0b", "a\u0085b", "Rue du Pré", "\xff \xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := collapseSpaces(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("collapseSpaces(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
