@@ -296,10 +296,8 @@ func naturalCompare(a, b string) int {
 			for ej < len(b) && isDigit(b[ej]) {
 				ej++
 			}
-			na, _ := strconv.Atoi(strings.TrimLeft(a[i:ei], "0") + "0")
-			nb, _ := strconv.Atoi(strings.TrimLeft(b[j:ej], "0") + "0")
-			if na != nb {
-				return cmp.Compare(na, nb)
+			if c := compareNumbers(a[i:ei], b[j:ej]); c != 0 {
+				return c
 			}
 			if c := cmp.Compare(ei-i, ej-j); c != 0 {
 				return c
@@ -314,6 +312,24 @@ func naturalCompare(a, b string) int {
 		j++
 	}
 	return cmp.Compare(len(a)-i, len(b)-j)
+}
+
+// compareNumbers compares two runs of digits as numbers. Up to 17 digits past the leading
+// zeros (more than any register number has), the longer run is the greater and runs of one
+// length compare as text, which parses nothing: sorting a block of flats compares its units
+// thousands of times. Longer runs are parsed as they always were, so every number beyond an
+// int's range compares equal.
+func compareNumbers(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) <= 17 && len(b) <= 17 {
+		if c := cmp.Compare(len(a), len(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	}
+	na, _ := strconv.Atoi(a + "0")
+	nb, _ := strconv.Atoi(b + "0")
+	return cmp.Compare(na, nb)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,9 +1,11 @@
 package match
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -115,4 +117,27 @@ func TestEditBudget(t *testing.T) {
 			t.Errorf("editBudget(%q) = %d, want %d", q, got, want)
 		}
 	}
+}
+
+// compareNumbers compares short runs without parsing them; the order must be the parsed one,
+// overflow included.
+func FuzzCompareNumbers(f *testing.F) {
+	for _, p := range [][2]string{{"2", "10"}, {"0003", "3"}, {"", "0"}, {"99999999999999999", "100000000000000000"}, {"123456789012345678901", "99999999999999999999"}} {
+		f.Add(p[0], p[1])
+	}
+	digits := func(s string) string { // any input, as a run of digits
+		d := []byte(s)
+		for i := range d {
+			d[i] = '0' + d[i]%10
+		}
+		return string(d)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		a, b = digits(a), digits(b)
+		na, _ := strconv.Atoi(strings.TrimLeft(a, "0") + "0")
+		nb, _ := strconv.Atoi(strings.TrimLeft(b, "0") + "0")
+		if got, want := compareNumbers(a, b), cmp.Compare(na, nb); got != want {
+			t.Errorf("compareNumbers(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
 }
