@@ -26,11 +26,10 @@ type FileStore struct {
 	byHash map[Hash]*Key
 	keys   []*Key
 	stamp  fileStamp
-	// checked is when a lookup last looked at the file, in nanoseconds of the monotonic clock
-	// since opened: an atomic, so that the lookups of a second that find it recent take no
-	// lock for it.
-	opened  time.Time
-	checked atomic.Int64
+	// due is set a reloadEvery after a lookup last looked at the file, by a timer: the
+	// lookups in between read one atomic instead of the clock (which costs as much as the
+	// rest of a lookup) and a lock.
+	due atomic.Bool
 }
 
 type fileStamp struct {
@@ -47,8 +46,8 @@ const reloadEvery = time.Second
 
 // OpenFile loads the key file; a missing file is an empty store, created on the first write.
 func OpenFile(path string) (*FileStore, error) {
-	s := &FileStore{path: path, opened: time.Now()}
-	s.checked.Store(-int64(reloadEvery)) // the first lookup looks
+	s := &FileStore{path: path}
+	s.due.Store(true) // the first lookup looks
 	if err := s.reload(); err != nil {
 		return nil, err
 	}
@@ -105,11 +104,10 @@ func (s *FileStore) set(list []*Key, stamp fileStamp) {
 }
 
 func (s *FileStore) maybeReload() error {
-	now := int64(time.Since(s.opened))
-	if now-s.checked.Load() < int64(reloadEvery) {
-		return nil
+	if !s.due.Load() || !s.due.CompareAndSwap(true, false) {
+		return nil // not yet, or another lookup is looking
 	}
-	s.checked.Store(now)
+	time.AfterFunc(reloadEvery, func() { s.due.Store(true) })
 	return s.reload()
 }
 
