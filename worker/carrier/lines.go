@@ -145,6 +145,9 @@ func (w *Writer) Lines(a *adreswijzer.Address, lang adreswijzer.Language) []stri
 	if p.box != "" {
 		box = p.marker
 	}
+	// Room for both lines at once (the number, a box and a postcode take less than 32
+	// bytes), so that an address written alone takes one buffer, not one and then a larger.
+	w.text.Grow(len(p.street) + len(p.city) + 32)
 	return w.pair(w.join(" ", p.street, a.NumberText(), box, p.box), w.postalLine(a.Country, a.Postcode, p.city))
 }
 
