@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 )
 
 // urlCredentialParams are query parameters that conventionally carry credentials. A

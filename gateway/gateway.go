@@ -33,13 +33,13 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
-	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 )
 
 // KindPlatform is the Principal kind of platform session tokens.

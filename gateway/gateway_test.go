@@ -17,11 +17,11 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/cache"
-	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 )
 
 func TestClassify(t *testing.T) {

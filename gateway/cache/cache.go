@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 )
 
 // Entry is one stored answer (always a 200).

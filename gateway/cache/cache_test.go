@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/internal/query"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 )
 
 func key(t *testing.T, c adreswijzer.Country, q string) (string, bool) {

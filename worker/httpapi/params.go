@@ -1,11 +1,10 @@
 package httpapi
 
 import (
-	"net/url"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/internal/query"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
@@ -31,28 +30,14 @@ type value struct {
 func (v value) isText() bool { return v.kind == text }
 
 // readQuery hands the parameters of a query to member, which returns where to keep a
-// value or nil for a parameter the route does not have. It reads the query as
-// url.ParseQuery does — the first value of a name counts; a pair with a semicolon or a bad
-// escape is skipped — without building a map of every parameter for the few a route reads:
-// on a lookup, that map cost as much as the rest of reading the request.
-func readQuery(query string, member func(name string) *value) {
-	for query != "" {
-		var pair string
-		pair, query, _ = strings.Cut(query, "&")
-		if pair == "" || strings.Contains(pair, ";") {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		k, err := url.QueryUnescape(k)
-		if err != nil {
-			continue
-		}
-		p := member(k)
-		if p == nil || p.kind != absent {
-			continue
-		}
-		if v, err = url.QueryUnescape(v); err == nil {
-			*p = value{kind: text, s: v}
+// value or nil for a parameter the route does not have. The first value of a name counts,
+// as url.Values.Get has it; the query is read as url.ParseQuery reads it, without the map.
+func readQuery(raw string, member func(name string) *value) {
+	var q query.Values
+	q.Parse(raw)
+	for _, p := range q.All() {
+		if v := member(p.Key); v != nil && v.kind == absent {
+			*v = value{kind: text, s: p.Value}
 		}
 	}
 }

@@ -71,21 +71,3 @@ func TestReadQuery(t *testing.T) {
 		}
 	}
 }
-
-// Every query must be read as url.ParseQuery reads it.
-func FuzzReadQuery(f *testing.F) {
-	for _, s := range []string{"postcode=1381AA&number=2", "q=a%2", "number=1;x=2&number=3", "q=%C3%A9+b&q=c", "=&&=x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, query string) {
-		got, want := readQueryNames(query), parsedQuery(query)
-		if len(got) != len(want) {
-			t.Fatalf("readQuery(%q) = %v, url.ParseQuery reads %v", query, got, want)
-		}
-		for n, v := range want {
-			if got[n] != v {
-				t.Fatalf("readQuery(%q)[%s] = %+v, url.ParseQuery reads %+v", query, n, got[n], v)
-			}
-		}
-	})
-}

@@ -1,10 +1,10 @@
 // Package query reads a URL's query string as net/url does, without building a map.
 //
-// The gateway reads a handful of named parameters of every request and looks at every
-// parameter once (for credentials in the URL); url.Values would cost a map and a slice per
-// parameter on each request, a visible share of the policy's cost. The pairs of a short
-// query are kept inline, so that a Values on the stack allocates nothing, and the strings
-// are those of the raw query unless a parameter is escaped.
+// The gateway and the worker read a handful of named parameters of every request, and the
+// gateway looks at every parameter once (for credentials in the URL); url.Values would cost
+// a map and a slice per parameter on each request, a visible share of either's cost. The
+// pairs of a short query are kept inline, so that a Values on the stack allocates nothing,
+// and the strings are those of the raw query unless a parameter is escaped.
 package query
 
 import (
