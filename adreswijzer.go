@@ -33,8 +33,17 @@ func ParseCountry(s string) (c Country, ok bool) {
 	return "", false
 }
 
-// Lower is the form used in URL paths (/v1/nl/lookup).
-func (c Country) Lower() string { return strings.ToLower(string(c)) }
+// Lower is the form used in URL paths (/v1/nl/lookup). The gateway and the worker ask for
+// it on every request: the two countries with a register get theirs without an allocation.
+func (c Country) Lower() string {
+	switch c {
+	case NL:
+		return "nl"
+	case BE:
+		return "be"
+	}
+	return strings.ToLower(string(c))
+}
 
 // Language of messages and of the names we answer with.
 type Language string

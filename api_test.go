@@ -20,3 +20,15 @@ func TestBlocksConfirmed(t *testing.T) {
 		}
 	}
 }
+
+// Lower is the path form of every country code, registers or not.
+func TestCountryLower(t *testing.T) {
+	for c, want := range map[adreswijzer.Country]string{adreswijzer.NL: "nl", adreswijzer.BE: "be", "DE": "de", "": ""} {
+		if got := c.Lower(); got != want {
+			t.Errorf("%q.Lower() = %q, want %q", c, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = adreswijzer.BE.Lower() }); n != 0 {
+		t.Errorf("BE.Lower() allocates %v times", n)
+	}
+}
