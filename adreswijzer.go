@@ -24,6 +24,14 @@ var Countries = []Country{NL, BE}
 // ParseCountry accepts any letter case ("nl", "Nl") because callers send the path form in
 // lower case and the body form in upper case. ok is false for anything we have no register for.
 func ParseCountry(s string) (c Country, ok bool) {
+	// The forms paths and bodies use are read without the upper-case copy: the gateway and
+	// the worker parse a country on every request.
+	switch s {
+	case "nl", "NL":
+		return NL, true
+	case "be", "BE":
+		return BE, true
+	}
 	switch strings.ToUpper(strings.TrimSpace(s)) {
 	case "NL":
 		return NL, true

@@ -32,3 +32,16 @@ func TestCountryLower(t *testing.T) {
 		t.Errorf("BE.Lower() allocates %v times", n)
 	}
 }
+
+// The path and body forms of the two register countries are read without an allocation;
+// every other spelling still reads as before.
+func TestParseCountryForms(t *testing.T) {
+	for s, want := range map[string]adreswijzer.Country{"nl": adreswijzer.NL, "NL": adreswijzer.NL, " Nl ": adreswijzer.NL, "be": adreswijzer.BE, "bE": adreswijzer.BE, "de": "", "": ""} {
+		if got, ok := adreswijzer.ParseCountry(s); got != want || ok != (want != "") {
+			t.Errorf("ParseCountry(%q) = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { adreswijzer.ParseCountry("be") }); n != 0 {
+		t.Errorf(`ParseCountry("be") allocates %v times`, n)
+	}
+}

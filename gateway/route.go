@@ -90,15 +90,8 @@ func Classify(method, path string) (Route, adreswijzer.Country) {
 		if !(get || post || opt) {
 			return RouteNotFound, ""
 		}
-		// What adreswijzer.ParseCountry reads from two lower-case letters, without the
-		// upper-case copy it makes: Classify runs on every request, twice.
-		switch rest[:2] {
-		case "nl":
-			return RouteLookup, adreswijzer.NL
-		case "be":
-			return RouteLookup, adreswijzer.BE
-		}
-		return RouteLookup, ""
+		c, _ := adreswijzer.ParseCountry(rest[:2])
+		return RouteLookup, c
 	}
 	return RouteNotFound, ""
 }
