@@ -62,12 +62,7 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 		if err != nil {
 			return adreswijzer.LookupResponse{}, storeErr(err)
 		}
-		// Most Dutch lookups name no street, and an empty name is all lookupStreet then reads.
-		var street typedName
-		if q.Street != "" {
-			street = newTypedName(q.Street)
-		}
-		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, street)
+		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, newTypedName(q.Street))
 	}
 	sortAddresses(found)
 	lang := answerLanguage(string(q.Lang), c, pc, hit)

@@ -66,12 +66,18 @@ func newTypedName(s string) typedName {
 // keys), for a lookup that tries them first and rarely needs more: the bigrams and the core
 // take about half of newTypedName's time. addLoose completes it before any loose match.
 func newExactName(s string) typedName {
+	if s == "" {
+		return typedName{} // no street typed: most Dutch lookups, and nothing to fold
+	}
 	f, raw := fold(s), collapseSpaces(s)
 	c := canonFolded(f)
 	return typedName{raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c, keys: keysOf(raw, f, c)}
 }
 
 func (t *typedName) addLoose() {
+	if t.empty() {
+		return
+	}
 	t.bigrams = sortedBigrams(t.folded)
 	if core := coreOf(t.folded, coreOffset(t.raw)); core != "" {
 		t.core, t.coreCompact, t.coreCanon = core, strings.ReplaceAll(core, " ", ""), canon(core)
