@@ -36,7 +36,7 @@ func TestRedisBacked(t *testing.T) {
 	expect(t, "over the burst", g.do(req{path: nlLookup, key: "live"}), 429, adreswijzer.ErrRateLimited)
 
 	ctx := context.Background()
-	if n, err := rdb.Exists(ctx, "rate:"+prefix+"key:"+g.ids["live"]).Result(); err != nil || n != 1 {
+	if n, err := rdb.Exists(ctx, "rate:"+prefix+g.ids["live"]).Result(); err != nil || n != 1 {
 		t.Errorf("no rate limit state in Redis (%v)", err)
 	}
 	v, err := rdb.HGet(ctx, prefix+"usage:"+usage.Month(time.Now())+":{acct-redis}", "v").Int()

@@ -23,7 +23,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -129,9 +128,6 @@ type Gateway struct {
 	cfg Config
 	Parts
 	ops *oplog.Throttle // lines that may come with every request during an outage
-	// limitKeys maps a key id to its Principal.LimitKey, made once instead of on every
-	// request; it holds the ids of keys that were used, which the key store holds anyway.
-	limitKeys sync.Map
 }
 
 // New checks the configuration.
@@ -404,7 +400,7 @@ func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route
 		p := own
 		*p = Principal{
 			Kind: string(k.Kind), ID: k.ID, Account: k.Account, Plan: k.Plan, Scopes: k.Scopes,
-			Routes: SecretRoutes, Testing: k.Kind.Testing(), LimitKey: g.keyLimitKey(k.ID),
+			Routes: SecretRoutes, Testing: k.Kind.Testing(), LimitKey: k.ID,
 		}
 		if k.Kind.Publishable() {
 			p.Routes, p.Publishable, p.Origins = PublishableRoutes, true, k.Origins
@@ -430,15 +426,6 @@ func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route
 		}
 	}
 	return nil, apierr.Unauthorized()
-}
-
-func (g *Gateway) keyLimitKey(id string) string {
-	if v, ok := g.limitKeys.Load(id); ok {
-		return v.(string)
-	}
-	lk := "key:" + id
-	g.limitKeys.Store(id, lk)
-	return lk
 }
 
 func (g *Gateway) quota(plan string) int64 {

@@ -34,7 +34,9 @@ type Principal struct {
 	// Testing credentials are capped per day and never counted.
 	Testing bool
 	// LimitKey is what the rate is counted under; the client address is added for
-	// publishable credentials.
+	// publishable credentials. Each kind of principal has a namespace of its own: an API
+	// key's id as it is ("key_" and hex, so it needs no prefix and costs no allocation per
+	// request), "platform:" and "agent:" for the others.
 	LimitKey string
 	// Uncounted principals are never charged verifications at the gateway (agents, whose
 	// tool calls an Extension counts).
