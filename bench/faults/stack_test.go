@@ -77,7 +77,8 @@ func newStack(t *testing.T, memory bool, initial ...*register) *stack {
 	}
 	for i := range 2 {
 		port := freePort(t)
-		args := []string{"serve", "--listen", "127.0.0.1:" + strconv.Itoa(port)}
+		// Every request gets its line, so that the log scan reads the most the worker can write.
+		args := []string{"serve", "--listen", "127.0.0.1:" + strconv.Itoa(port), "--access-log", "all"}
 		if memory {
 			args = append(args, "--snapshot", s.snapshotPath(adreswijzer.NL), "--snapshot", s.snapshotPath(adreswijzer.BE))
 		} else {

@@ -18,9 +18,9 @@ import (
 )
 
 // BenchmarkHandler measures the whole handler path of lookup and validate on the memory
-// store (routing, parameter checks, the deadline goroutine, the engine, JSON, the access
-// log to a discarding JSON handler, metrics; computations on the request's goroutine, as
-// for the memory store) against a trivial net/http handler in the same
+// store (routing, parameter checks, the deadline, the engine, JSON, the access log as a
+// worker writes it by default (failures and slow requests, into a discarding JSON handler),
+// metrics; computations on the request's goroutine, as for the memory store) against a trivial net/http handler in the same
 // run, so the cost can be read as a ratio on any machine; the engine called directly with
 // the same questions shows how much of it is the HTTP layer's:
 //

@@ -32,6 +32,11 @@ const DefaultRequestTimeout = 800 * time.Millisecond
 // DefaultHealthTimeout answers /health well inside the gateway's 500 ms health timeout.
 const DefaultHealthTimeout = 300 * time.Millisecond
 
+// DefaultSlowRequest is an eighth of the request deadline: the memory store answers in a
+// fraction of a millisecond and Postgres in a few, so an answer this late means a register,
+// a database or the machine is in trouble well before callers start to get 503s.
+const DefaultSlowRequest = 100 * time.Millisecond
+
 // Options configure the handler; the zero value serves with the defaults.
 type Options struct {
 	// RequestTimeout bounds each data request; DefaultRequestTimeout when zero.
@@ -42,6 +47,16 @@ type Options struct {
 	HealthTimeout time.Duration
 	// Logger receives the access log and faults; slog.Default() when nil.
 	Logger *slog.Logger
+	// LogEvery writes an access log line for every request. Without it a line is written
+	// only for what needs an operator: a fault or an unavailable register (any 5xx) and an
+	// answer slower than SlowRequest. Every request already has its line in the gateway's
+	// access log and is counted in the metrics by route, method, status and duration, so a
+	// second line per request here would add nothing an operator reads, yet cost the
+	// worker a formatted record per request and its log a line per request.
+	LogEvery bool
+	// SlowRequest is the duration beyond which a request is logged even without LogEvery;
+	// DefaultSlowRequest when zero.
+	SlowRequest time.Duration
 	// Registry receives the request metrics; the handler keeps a registry of its own when
 	// nil (then only MetricsPath can show them).
 	Registry *prometheus.Registry
@@ -67,6 +82,8 @@ type Handler struct {
 	healthTimeout time.Duration
 	inMemory      bool
 	log           *slog.Logger
+	logEvery      bool
+	slowRequest   time.Duration
 	metrics       *metrics
 	routes        map[string]*route
 	generic       *route // /v1/{country}/lookup
@@ -98,6 +115,9 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.SlowRequest <= 0 {
+		opts.SlowRequest = DefaultSlowRequest
+	}
 	if opts.Registry == nil {
 		opts.Registry = prometheus.NewRegistry()
 	}
@@ -108,6 +128,8 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 		healthTimeout: opts.HealthTimeout,
 		inMemory:      opts.InMemory,
 		log:           opts.Logger,
+		logEvery:      opts.LogEvery,
+		slowRequest:   opts.SlowRequest,
 		metrics:       newMetrics(opts.Registry),
 		routes:        make(map[string]*route),
 	}
@@ -190,9 +212,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// finish recovers a panic of the handler into 500 (when nothing was written yet) and writes
-// the access log line and the metrics. The panic value is not logged unless the runtime
-// made it: a value a handler panicked with may hold what the caller sent.
+// finish recovers a panic of the handler into 500 (when nothing was written yet), counts the
+// request in the metrics and writes its access log line (see Options.LogEvery). The panic
+// value is not logged unless the runtime made it: a value a handler panicked with may hold
+// what the caller sent.
 func (h *Handler) finish(rec *recorder, r *http.Request, rt *route, start time.Time) {
 	if p := recover(); p != nil {
 		if p == http.ErrAbortHandler {
@@ -215,6 +238,8 @@ func (h *Handler) finish(rec *recorder, r *http.Request, rt *route, start time.T
 		level = slog.LevelError
 	case status == http.StatusServiceUnavailable:
 		level = slog.LevelWarn
+	case !h.logEvery && d <= h.slowRequest:
+		return
 	}
 	attrs := []slog.Attr{
 		slog.String("method", method(r.Method)),

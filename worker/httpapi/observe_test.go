@@ -6,14 +6,17 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 )
 
-// What the worker writes about requests: one log line each, with method, route pattern,
-// status and duration, and nothing a caller sent; and metrics by the same labels.
+// What the worker writes about requests: a log line each (with LogEvery; by default only the
+// failures and the slow ones), with method, route pattern, status and duration, and nothing
+// a caller sent; and metrics by the same labels.
 
 // submitted are values the requests below send; none may reach a log line or a metric.
 // (Numbers alone are not searched for, as a duration may contain the same digits; the log
@@ -42,7 +45,7 @@ func observedTraffic() []exchange {
 func TestAccessLog(t *testing.T) {
 	d := loadSamples(t)
 	var buf syncBuffer
-	base, c := worker(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{}))
+	base, c := worker(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{LogEvery: true}))
 	traffic := observedTraffic()
 	for _, e := range traffic {
 		do(t, c, base, e)
@@ -88,6 +91,52 @@ func TestAccessLog(t *testing.T) {
 			t.Errorf("no log line with route %s (routes: %v)", want, routes)
 		}
 	}
+}
+
+// Without LogEvery the log has a line for each request that went wrong on the worker's side
+// (5xx: the register unavailable, a fault) and for each slow one, and none for the rest,
+// however the caller erred.
+func TestAccessLogFailures(t *testing.T) {
+	d := loadSamples(t)
+	lines := func(t *testing.T, h *httpapi.Handler, buf *syncBuffer, traffic []exchange) []string {
+		t.Helper()
+		base, c := worker(t, h)
+		for _, e := range traffic {
+			do(t, c, base, e)
+		}
+		if s := strings.TrimSpace(buf.String()); s != "" {
+			return strings.Split(s, "\n")
+		}
+		return nil
+	}
+	t.Run("answered", func(t *testing.T) {
+		var buf syncBuffer
+		got := lines(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Minute}), &buf, observedTraffic())
+		if len(got) != 0 {
+			t.Errorf("%d log lines for requests answered in time, none of them failed on the worker's side:\n%s", len(got), buf.String())
+		}
+	})
+	t.Run("slow", func(t *testing.T) {
+		var buf syncBuffer
+		traffic := observedTraffic()
+		got := lines(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Nanosecond}), &buf, traffic)
+		if len(got) != len(traffic) {
+			t.Errorf("%d log lines for %d requests slower than the threshold:\n%s", len(got), len(traffic), buf.String())
+		}
+	})
+	t.Run("unavailable", func(t *testing.T) {
+		var buf syncBuffer
+		empty := memory.New(memory.Options{Logger: quiet})
+		got := lines(t, newHandler(empty, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Minute}), &buf, []exchange{
+			{target: "/v1/nl/lookup?postcode=1381CS&number=16"},
+			{target: "/v1/fr/lookup?postcode=1&number=1"},
+			{target: "/v1/validate", body: `{"countryCode":"NL","address1":"Achtergracht 1","zip":"1381BK"}`},
+		})
+		if len(got) != 2 || !strings.Contains(got[0], `"level":"WARN"`) || !strings.Contains(got[0], `"status":503`) ||
+			!strings.Contains(got[1], `"route":"/v1/validate"`) {
+			t.Errorf("want the two 503s logged, not the answered call:\n%s", buf.String())
+		}
+	})
 }
 
 func TestMetrics(t *testing.T) {

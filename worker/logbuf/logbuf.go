@@ -1,8 +1,8 @@
 // Package logbuf batches log lines into fewer writes.
 //
-// A worker writes one access-log line per request. Written one by one, each line is a
-// system call on the request's path, as costly as the write of the answer itself and
-// repeated for every request. A Writer collects
+// A worker writes access-log lines on the request's path: for every request with
+// --access-log all, and in a burst of failures or slow answers otherwise. Written one by one,
+// each line is a system call as costly as the write of the answer itself. A Writer collects
 // the lines and writes them together when its buffer fills or a short interval passes.
 // What is lost when the process dies without Close is at most that interval's Info lines:
 // Handler flushes at once after every record of level Warn or above, so an error is on its

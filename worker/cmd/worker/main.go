@@ -49,6 +49,7 @@ const usage = `usage:
   worker serve  [--listen 127.0.0.1:8081] [--snapshot FILE]... [--database-url URL]
                 [--replica-url URL] [--request-timeout 800ms] [--cache-size N]
                 [--metrics-listen ADDR] [--gc-headroom-mb 128]
+                [--access-log failures|all] [--slow-request 100ms]
   worker rollback --country nl|be [--database-url URL]
 
 Run "worker import -h", "worker serve -h" or "worker rollback -h" for the options.

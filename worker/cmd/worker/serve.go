@@ -36,6 +36,8 @@ type serveConfig struct {
 	cacheSize     int
 	metricsListen string
 	gcHeadroomMB  uint64
+	logEvery      bool
+	slowRequest   time.Duration
 }
 
 // maxRequestTimeout is the callers' budget when a person waits: a deadline beyond it would
@@ -53,15 +55,22 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	cacheSize := fs.Int("cache-size", cached.DefaultEntries, "address answers cached per query kind in front of Postgres; 0 turns the cache off")
 	metrics := fs.String("metrics-listen", "", "serve /metrics on this `ADDR`ess only (default: /metrics on --listen)")
 	gcHeadroom := fs.Uint64("gc-headroom-mb", 128, "let the heap grow this many `MB` beyond what it holds before collecting (GOGC follows the live heap; 0, or GOGC in the environment, leaves Go's pacing)")
+	accessLog := fs.String("access-log", "failures", "which requests get an access log line (`MODE`): all, or failures (5xx, and answers slower than --slow-request); the gateway's access log has every request")
+	slow := fs.Duration("slow-request", httpapi.DefaultSlowRequest, "log a request that takes longer than this, whatever --access-log says")
 	rest, err := parse(fs, args, stderr)
 	if err != nil {
 		return serveConfig{}, err
 	}
 	cfg := serveConfig{listen: *listen, snapshots: snaps, databaseURL: *dbURL, replicaURL: *replica,
-		timeout: *timeout, cacheSize: *cacheSize, metricsListen: *metrics, gcHeadroomMB: *gcHeadroom}
+		timeout: *timeout, cacheSize: *cacheSize, metricsListen: *metrics, gcHeadroomMB: *gcHeadroom,
+		logEvery: *accessLog == "all", slowRequest: *slow}
 	switch {
 	case len(rest) > 0:
 		return cfg, usagef("unexpected argument %q", rest[0])
+	case *accessLog != "all" && *accessLog != "failures":
+		return cfg, usagef("--access-log must be all or failures")
+	case cfg.slowRequest <= 0:
+		return cfg, usagef("--slow-request must be above 0")
 	case cfg.timeout <= 0 || cfg.timeout >= maxRequestTimeout:
 		return cfg, usagef("--request-timeout must be above 0 and below %v, the callers' budget", maxRequestTimeout)
 	case cfg.cacheSize < 0:
@@ -105,7 +114,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	go engine.Follow(ctx, time.Second)
 	// The registers loaded, the collector is paced by what requests allocate.
 	gcpace.Run(ctx, cfg.gcHeadroomMB<<20, 10*time.Second, log)
-	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, Registry: reg,
+	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, LogEvery: cfg.logEvery, SlowRequest: cfg.slowRequest, Registry: reg,
 		MCP: agent.NewHandler(engine, agent.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"

@@ -74,7 +74,7 @@ func TestSnapshots(t *testing.T) {
 		t.Errorf("--quiet shows warnings and no progress:\n%s", r.stderr)
 	}
 
-	s := serve(t, nil, "--snapshot", nlSnap, "--snapshot", beSnap, "--request-timeout", "500ms")
+	s := serve(t, nil, "--snapshot", nlSnap, "--snapshot", beSnap, "--request-timeout", "500ms", "--access-log", "all")
 	if v := s.lookup(t, adreswijzer.NL, "1381CS", 16, ""); v != weespVersion {
 		t.Errorf("NL answered from %q", v)
 	}
@@ -321,6 +321,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"serve", "--snapshot", snap, "--request-timeout", "2s"}, 2, "--request-timeout"},
 		{[]string{"serve", "--snapshot", snap, "--cache-size", "-1"}, 2, "--cache-size"},
 		{[]string{"serve", "--snapshot", snap, "extra"}, 2, "unexpected argument"},
+		{[]string{"serve", "--snapshot", snap, "--access-log", "some"}, 2, "--access-log"},
+		{[]string{"serve", "--snapshot", snap, "--slow-request", "0s"}, 2, "--slow-request"},
 		{[]string{"serve", "--listen", "127.0.0.1:0", "--snapshot", filepath.Join(dir, "garbage.snap")}, 1, "load snapshot"},
 		{[]string{"serve", "--listen", "127.0.0.1:0", "--database-url", "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"}, 1, "postgres"},
 	} {
