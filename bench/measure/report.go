@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,7 +94,37 @@ type LoadRow struct {
 	BaseUS   float64 `json:"baseline_cpu_us_per_req,omitempty"`
 	RatioUS  float64 `json:"ratio_cpu,omitempty"`
 	BaseP99  float64 `json:"baseline_p99_ms,omitempty"`
-	Checks   []Check `json:"checks,omitempty"`
+	// RoundRatios are the throughput ratios of every round when the load and its baseline
+	// were measured several times in turn (see MedianRound); the row is the median round's.
+	RoundRatios []float64 `json:"round_ratios,omitempty"`
+	Checks      []Check   `json:"checks,omitempty"`
+}
+
+// Round is a load and its baseline measured one right after the other.
+type Round struct{ Load, Base LoadRow }
+
+// MedianRound compares each round's load with its baseline and returns the round whose
+// throughput ratio is the median (the lower of the two middle ones for an even count, so
+// that a target is never met by the luckier half), with every round's ratio in the load's
+// RoundRatios. A ratio near its target can pass or fail on one round by the machine's
+// variation alone; the median of rounds taken in turn moves much less, since a neighbour's
+// burst or a slow stretch of the machine falls on one round, not on all of them.
+func MedianRound(rounds []Round) Round {
+	if len(rounds) == 0 {
+		return Round{}
+	}
+	ratios := make([]float64, len(rounds))
+	order := make([]int, len(rounds))
+	for i := range rounds {
+		rounds[i].Load.Compare(rounds[i].Base)
+		ratios[i], order[i] = rounds[i].Load.RatioRPS, i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ratios[a], ratios[b]) })
+	m := rounds[order[(len(order)-1)/2]]
+	if len(rounds) > 1 {
+		m.Load.RoundRatios = ratios
+	}
+	return m
 }
 
 // Compare fills the baseline columns from b.
@@ -210,7 +241,7 @@ func (r *Report) Markdown(w io.Writer) {
 			if l.Errors > 0 {
 				name += " (" + l.ErrorText + ")"
 			}
-			t.add(name, strconv.Itoa(l.Conns), thousands(l.RPS), l.Baseline, thousandsOrDash(l.BaseRPS), ratio(l.RatioRPS),
+			t.add(name, strconv.Itoa(l.Conns), thousands(l.RPS), l.Baseline, thousandsOrDash(l.BaseRPS), roundsRatio(l),
 				fmt.Sprintf("%.2f", l.P50), fmt.Sprintf("%.2f", l.P99), p99OrDash(l), fmt.Sprintf("%.1f", l.ServerUSPerReq), ratio(l.RatioUS),
 				checks(l.Checks), fmt.Sprintf("%.2f", l.Load1), fmt.Sprintf("%.2f", l.ClientCPU/max(l.Wall, 1e-9)), fmt.Sprintf("%.2f", l.OtherCores))
 		}
@@ -267,7 +298,7 @@ func (r *Report) missed() []string {
 	for _, l := range r.Loads {
 		if t := failed(l.Checks); t != "" {
 			out = append(out, fmt.Sprintf("%s, c%d: %s req/s = %s %s, server CPU per request %s its, p99 %.2f ms; target %s",
-				l.Name, l.Conns, thousands(l.RPS), ratio(l.RatioRPS), l.Baseline, ratio(l.RatioUS), l.P99, t))
+				l.Name, l.Conns, thousands(l.RPS), roundsRatio(l), l.Baseline, ratio(l.RatioUS), l.P99, t))
 		}
 	}
 	for _, l := range r.Paced {
@@ -344,6 +375,18 @@ func checks(cs []Check) string {
 		s[i] = c.String()
 	}
 	return strings.Join(s, "; ")
+}
+
+// roundsRatio is a load's throughput ratio, and with several rounds every round's beside it.
+func roundsRatio(l LoadRow) string {
+	if len(l.RoundRatios) < 2 {
+		return ratio(l.RatioRPS)
+	}
+	parts := make([]string, len(l.RoundRatios))
+	for i, r := range l.RoundRatios {
+		parts[i] = fmt.Sprintf("%.2f", r)
+	}
+	return ratio(l.RatioRPS) + " (median of " + strings.Join(parts, ", ") + ")"
 }
 
 func ratio(v float64) string {

@@ -3,6 +3,7 @@ package measure
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,34 @@ func TestLoadRowRatiosAndTargets(t *testing.T) {
 	rep := &Report{Loads: []LoadRow{r}}
 	if m := rep.missed(); len(m) != 1 || !strings.HasSuffix(m[0], "target ≥0.9× by CPU, p99≤5ms") {
 		t.Errorf("missed %q", m)
+	}
+}
+
+// Rounds taken in turn: the median round stands for all, with every ratio shown beside it;
+// for an even count the lower middle one, so that the luckier half never meets a target.
+func TestMedianRound(t *testing.T) {
+	round := func(load, base float64) Round {
+		return Round{Load: LoadRow{Run: Run{Name: "gateway", Stats: Stats{RPS: load}}}, Base: LoadRow{Run: Run{Name: "proxy", Stats: Stats{RPS: base}}}}
+	}
+	m := MedianRound([]Round{round(900, 1000), round(700, 1000), round(820, 1000)})
+	if m.Load.RPS != 820 || m.Base.RPS != 1000 || m.Load.RatioRPS != 0.82 || m.Load.Baseline != "proxy" {
+		t.Errorf("median round %+v", m.Load)
+	}
+	if !slices.Equal(m.Load.RoundRatios, []float64{0.9, 0.7, 0.82}) {
+		t.Errorf("round ratios %v", m.Load.RoundRatios)
+	}
+	m.Load.AtLeast(0.8)
+	rep := &Report{Loads: []LoadRow{m.Base, m.Load}}
+	var md strings.Builder
+	rep.Markdown(&md)
+	if !strings.Contains(md.String(), "0.82× (median of 0.90, 0.70, 0.82)") {
+		t.Errorf("the table does not show the rounds:\n%s", md.String())
+	}
+	if m := MedianRound([]Round{round(900, 1000), round(700, 1000)}); m.Load.RPS != 700 {
+		t.Errorf("even count: the round of ratio %v stands for both", m.Load.RatioRPS)
+	}
+	if m := MedianRound([]Round{round(900, 1000)}); m.Load.RatioRPS != 0.9 || m.Load.RoundRatios != nil {
+		t.Errorf("one round: %+v", m.Load)
 	}
 }
 

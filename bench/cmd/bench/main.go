@@ -8,7 +8,7 @@
 // cores, so absolute figures vary with the neighbours; the ratios, and the CPU cost per
 // request read from /proc, hold up much better.
 //
-//	go run ./bench/cmd/bench                       # national size, 14–20 minutes on two cores
+//	go run ./bench/cmd/bench                       # national size, 18–25 minutes on two cores
 //	go run ./bench/cmd/bench -scale 0.1            # a tenth of it
 //	go run ./bench/cmd/bench -quick                # tiny sizes and short loads: does it work? (5 minutes)
 //	go run ./bench/cmd/bench report artifacts/bench.json   # the tables again, as Markdown
@@ -94,6 +94,7 @@ type config struct {
 	duration time.Duration
 	conns    []int
 	threads  int
+	rounds   int
 	keys     int
 	hotKeys  int
 	rate     int // of the paced loads; 0 leaves them out
@@ -134,6 +135,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "length of each load")
 	conns := fs.String("conns", "8,32,64", "wrk connection counts, comma-separated")
 	fs.IntVar(&cfg.threads, "threads", 2, "wrk threads")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "measure each gateway load and its baseline this many times in turn and report the round of median ratio (their targets sit near the measured ratios)")
 	fs.IntVar(&cfg.keys, "keys", 50000, "requests drawn from the imported data per key file")
 	fs.IntVar(&cfg.rate, "rate", 2000, "requests per second of the paced (open-loop) worker loads; 0 leaves them out")
 	fs.IntVar(&cfg.hotKeys, "hot-keys", 1000, "lookups the cached gateway load cycles through (must fit the gateway cache)")
@@ -165,6 +167,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			"max-wait":  func() { cfg.guard.MaxWait = 0 },
 			"tries":     func() { cfg.guard.Tries = 1 },
 			"conns":     func() { *conns = "8" },
+			"rounds":    func() { cfg.rounds = 1 },
 			"pg-conns":  func() { cfg.pgConns = 8 },
 			"max-other": func() { cfg.guard.MaxOther = 2 },
 		}
@@ -176,6 +179,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.scale <= 0 {
 		return cfg, errors.New("-scale must be positive")
+	}
+	if cfg.rounds < 1 {
+		return cfg, errors.New("-rounds must be at least 1")
 	}
 	cfg.nl = max(int64(10_000_000*cfg.scale+0.5), 1000)
 	cfg.be = max(int64(6_500_000*cfg.scale+0.5), 1000)
