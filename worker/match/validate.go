@@ -45,16 +45,39 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
-	if out.match == nil && line.Alt != nil {
-		// "Punter 46 15": not Punter 46 with toevoeging 15, then perhaps number 15 in the
-		// street "Punter 46". The other reading wins only when it finds the address.
+	// Other readings of the lines, each of which wins only when it finds the address on a
+	// street named as typed: a street whose name ends in a number is a name the customer
+	// copies, not one they misspell, and a looser match would turn "Hugo de Grootlaan 16 1"
+	// (number 16, toevoeging 1) into number 1 of a "Hugo de Grootlaan 16" that is only
+	// similar to the street.
+	for _, other := range otherReadings(line, r) {
+		if out.match != nil {
+			break
+		}
 		alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
-		alt.parse(*line.Alt)
-		if altOut, err := alt.run(); err == nil && altOut.match != nil {
+		alt.parse(other)
+		if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
 			v, out = alt, altOut
 		}
 	}
 	return v.answer(out), nil
+}
+
+// otherReadings are the readings of address1 to try when the parser's own finds nothing:
+//   - "Punter 46 15": not Punter 46 with toevoeging 15, but perhaps number 15 in the street
+//     "Punter 46" (line.Alt);
+//   - "Rue du 17 Décembre 1944" with "3" in address2: the whole line is the street, and the
+//     house number is in address2. The parser reads a trailing number as the house number;
+//     only the register can tell that it belongs to the name.
+func otherReadings(line adreswijzer.AddressLine, r adreswijzer.ValidateRequest) []adreswijzer.AddressLine {
+	var out []adreswijzer.AddressLine
+	if line.Alt != nil {
+		out = append(out, *line.Alt)
+	}
+	if line.HasNumber && !line.PoBox && r.Address2 != nil && strings.TrimSpace(*r.Address2) != "" {
+		out = append(out, adreswijzer.AddressLine{Street: strings.Join(strings.Fields(strings.ToValidUTF8(r.Address1, "\uFFFD")), " ")})
+	}
+	return out
 }
 
 func unsupportedCountry(r adreswijzer.ValidateRequest) adreswijzer.ValidateResponse {

@@ -77,6 +77,12 @@ var validateCases = []validateCase{
 		status: "valid", confidence: "high", lang: "nl", match: "1502 9  02"},
 	{name: "be planned", req: be("Arthur Puesstraat 295", "1502", "Lembeek"),
 		status: "valid", issues: []adreswijzer.IssueCode{"ADDRESS_PLANNED"}, confidence: "high", lang: "nl", match: "1502 295  "},
+	{name: "be street name ending in a year, the number in address2", req: with(be("Rue du 17 décembre 1944", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("3") }),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 3  "},
+	{name: "be street name ending in a year, the number in address2, confirmed", req: with(be("Rue du 17 décembre 1944", "4960", "Malmedy"), func(r *adreswijzer.ValidateRequest) {
+		r.Address2, r.CustomerConfirmed = str("3"), true
+	}),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 3  "},
 	// Languages asked for.
 	{name: "lang en", req: with(nl("Hugo de Grotlaan 16 bov", "1381CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Lang = "en" }),
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "en", match: "1381CS 16  bov", golden: "validate_en_corrected"},
@@ -84,6 +90,10 @@ var validateCases = []validateCase{
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "de", suggest: 4, golden: "validate_de_ambiguous_boxes"},
 	{name: "lang fr for a dutch address", req: with(nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Lang = "fr"; r.Address2 = str("BOV") }),
 		status: "valid", confidence: "high", lang: "fr", match: "1381CS 16  bov"},
+	// "16 1" is number 16 with toevoeging 1, which it does not have: never number 1 of a
+	// street "Hugo de Grootlaan 16" that is only similar to the real one.
+	{name: "nl number space addition not at the number stays at the number", req: nl("Hugo de Grootlaan 16 1", "1381 CS", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
 	// Corrected.
 	{name: "nl postcode without space", req: nl("Henriëtte Roland Holsthof 1", "1382SH", "Weesp"),
 		status: "corrected", confidence: "medium", lang: "nl", match: "1382SH 1  ", golden: "validate_nl_postcode_no_space"},
