@@ -907,7 +907,12 @@ func (v *validation) resolve(g *group) outcome {
 		// The spec pairs a correction with medium confidence, even when only the
 		// postcode's spelling changed ("1381AT" for "1381 AT").
 		out.status, out.confidence, out.situation = adreswijzer.VerdictCorrected, adreswijzer.ConfidenceMedium, messages.Corrected
-		if g.street.level <= levelContain && !v.street.empty() {
+		// A partial match is low (the spec's table): a street the typed name only contains,
+		// or one merely similar to it at another postcode than the known one typed. Two
+		// fields typed differently at once is also how a new street the register does not
+		// have yet looks ("Nieuwbouwstraat" at its new postcode, near a Nieuwstraat).
+		similarElsewhere := g.street.level < levelCore && v.zip == zipOK && v.pcKnown && a.Postcode != v.pc
+		if !v.street.empty() && (g.street.level <= levelContain || similarElsewhere) {
 			out.confidence = adreswijzer.ConfidenceLow
 		}
 	}

@@ -94,6 +94,10 @@ var validateCases = []validateCase{
 	// street "Hugo de Grootlaan 16" that is only similar to the real one.
 	{name: "nl number space addition not at the number stays at the number", req: nl("Hugo de Grootlaan 16 1", "1381 CS", "Weesp"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// A street the register does not have, near a similar one at another postcode of the
+	// town: the correction changes two fields, a partial match.
+	{name: "nl similar street at another postcode is a low-confidence correction", req: nl("Nieuwbouwstraat 1", "1384 GG", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", match: "1381BB 1  "},
 	// Corrected.
 	{name: "nl postcode without space", req: nl("Henriëtte Roland Holsthof 1", "1382SH", "Weesp"),
 		status: "corrected", confidence: "medium", lang: "nl", match: "1382SH 1  ", golden: "validate_nl_postcode_no_space"},
