@@ -64,7 +64,9 @@ func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupR
 		}
 		found, hit, pend = lookupStreet(c, ix, ds.Catalog(), pc, as, newTypedName(q.Street))
 	}
-	sortAddresses(found)
+	// A register may hold one postal address twice (two current BeST records of
+	// Harenheidestraat 89A): a customer picks from what is printed, so each is listed once.
+	found = sortPostal(found)
 	lang := answerLanguage(string(q.Lang), c, pc, hit)
 	k := carrierFor(string(q.Carrier), c)
 	var w carrier.Writer

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -39,6 +40,10 @@ func TestLookup(t *testing.T) {
 			additions: []string{"-", "bte b001"}, issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, lang: "fr", golden: "lookup_be_fr_corrected"},
 		{name: "be dutch street in brussels", q: LookupQuery{Country: "BE", Postcode: "1130", Street: "Ganzenweidestraat", Number: 134},
 			additions: []string{"-", "bus b001"}, lang: "nl"},
+		// Two current BeST records of one postal address (89A): a customer chooses from
+		// what is printed, so it is listed once.
+		{name: "be one postal address in two register records", q: LookupQuery{Country: "BE", Postcode: "1130", Street: "Harenheidestraat", Number: 89},
+			additions: []string{"-", "A"}, lang: "nl"},
 		{name: "be german answer", q: LookupQuery{Country: "BE", Postcode: "4960", Street: "Route du Barrage", Number: 83, Lang: "de"},
 			additions: []string{"-"}, lang: "de"},
 		{name: "be street not in postcode", q: LookupQuery{Country: "BE", Postcode: "1502", Street: "Rue de la Loi", Number: 9},
@@ -67,6 +72,14 @@ func TestLookup(t *testing.T) {
 			}
 			if len(resp.Addresses) < len(resp.Additions) {
 				t.Errorf("%d addresses for %d additions", len(resp.Addresses), len(resp.Additions))
+			}
+			printed := map[string]bool{}
+			for _, a := range resp.Addresses {
+				p := strings.Join(a.Formatted, "\n")
+				if printed[p] {
+					t.Errorf("address %q listed twice", p)
+				}
+				printed[p] = true
 			}
 			if got := issueCodes(resp.Issues); !slices.Equal(got, tc.issues) && len(got)+len(tc.issues) > 0 {
 				t.Errorf("issues = %v, want %v", got, tc.issues)
