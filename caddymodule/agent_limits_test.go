@@ -114,6 +114,48 @@ func TestAgentLimits(t *testing.T) {
 		g.stableUsage("acct-agent-test", 0)
 	})
 
+	// list_supported_countries is "not counted": its arguments are always {}, so the repeat
+	// rule, which counts per account, would refuse the sixth agent session of a minute that
+	// starts with it. Only the HTTP request rate every request meets bounds it.
+	t.Run("free tool", func(t *testing.T) {
+		g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: "limit live 10/m burst 10\n\t\t\t" + agentExtension(),
+			keys: []keys.Options{
+				{Name: "a", Kind: keys.Live, Account: "acct-free"},
+				{Name: "b", Kind: keys.Live, Account: "acct-free"},
+			}})
+		free := func(id int, key string) answer {
+			body, h := rawToolCall(id, rpcinspect.ToolListCountries, map[string]any{})
+			return g.do(req{path: "/mcp", key: key, body: body, headers: h})
+		}
+		start := time.Now()
+		// Eight identical calls of one account in a minute, from two keys: all served.
+		for i := range 8 {
+			a := free(i, []string{"a", "b"}[i%2])
+			var r refusal
+			if err := json.Unmarshal(a.body, &r); err != nil || a.status != 200 || r.Result.IsError {
+				t.Fatalf("call %d of the free tool: %d %.300s", i+1, a.status, a.body)
+			}
+		}
+		// Key a has sent four of its ten requests a minute: six more pass, then its requests
+		// are refused with the gateway's 429, free tool or not.
+		passed := 0
+		for i := range 10 {
+			a := free(100+i, "a")
+			if a.status == 429 {
+				expect(t, "free tool over the request rate", a, 429, adreswijzer.ErrRateLimited)
+				break
+			}
+			if a.status != 200 {
+				t.Fatalf("free call %d: %d %.300s", i+1, a.status, a.body)
+			}
+			passed++
+		}
+		if most := 6 + int(time.Since(start)/(6*time.Second)); passed < 6 || passed > most {
+			t.Errorf("%d more requests passed the request rate, want the 6 left of the burst", passed)
+		}
+		g.stableUsage("acct-free", 0)
+	})
+
 	t.Run("daily", func(t *testing.T) {
 		g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(generous, "daily 25"),
 			keys: []keys.Options{{Name: "daily", Kind: keys.Live, Account: "acct-daily-agent"}}})
@@ -122,9 +164,10 @@ func TestAgentLimits(t *testing.T) {
 		if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(20, weespValid, malmedy), &batch); res.IsError || len(batch.Results) != 20 {
 			t.Fatalf("batch of 20: %s", toolText(res))
 		}
-		// Five left: a batch of six is refused whole, and takes nothing of the five.
+		// Five left: a batch of six is refused whole, says that five remain, and takes nothing
+		// of them.
 		res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(6, harenNL), nil)
-		if !res.IsError || !strings.Contains(toolText(res), "used its 25 tool calls for today") {
+		if !res.IsError || !strings.Contains(toolText(res), "past its 25 tool calls for today (UTC); 5 calls remain today") {
 			t.Errorf("batch over the daily cap: %q", toolText(res))
 		}
 		for i := range 5 {
@@ -134,6 +177,7 @@ func TestAgentLimits(t *testing.T) {
 		a := g.do(req{path: "/mcp", key: "daily", body: body, headers: h})
 		var r refusal
 		if err := json.Unmarshal(a.body, &r); err != nil || a.status != 200 || !r.Result.IsError ||
+			!strings.Contains(r.Result.Content[0].Text, "used its 25 tool calls for today") ||
 			!strings.Contains(r.Result.Content[0].Text, "Do not retry before 00:00 UTC") {
 			t.Errorf("26th call: %d %s", a.status, a.body)
 		}
@@ -154,7 +198,7 @@ func TestAgentLimits(t *testing.T) {
 			keys: []keys.Options{{Name: "test", Kind: keys.Test, Account: "acct-test-cap"}}})
 		for _, version := range []string{"2025-06-18", "2026-07-28"} {
 			cs := g.connectAgent(t, g.secrets["test"], version)
-			for range 2 { // the free tool is refused as a repeat after 5 identical calls a minute
+			for range 4 { // eight sessions' first call in all: the free tool is never a repeat
 				if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
 					t.Fatalf("free tool refused: %s", toolText(res))
 				}
@@ -165,7 +209,8 @@ func TestAgentLimits(t *testing.T) {
 			t.Fatalf("batch of 2: %s", toolText(res))
 		}
 		res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(3, harenNL), nil)
-		if !res.IsError || !strings.Contains(toolText(res), "these 3 tool calls (a batch counts each address) would take this test key past its 4") {
+		if !res.IsError || !strings.Contains(toolText(res), "these 3 tool calls (a batch counts each address) would take this test key past its 4 "+
+			"tool calls for today (UTC); 2 calls remain today") {
 			t.Errorf("batch over the cap: %q", toolText(res))
 		}
 		mustVerify(t, cs, map[string]any{"address": harenNL})
@@ -195,6 +240,11 @@ func TestAgentLimits(t *testing.T) {
 			}
 		}
 		expect(t, "REST call past the cap", g.do(req{path: "/v1/nl/lookup?postcode=1381CS&number=1", key: "test"}), 429, adreswijzer.ErrDailyCapReached)
+		// With none left, a batch is told so, not that fewer addresses may pass.
+		if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(2, lembeekBox), nil); !res.IsError ||
+			!strings.Contains(toolText(res), "this test key has used its 4 tool calls for today") || strings.Contains(toolText(res), "remain") {
+			t.Errorf("batch with no calls left: %q", toolText(res))
+		}
 		if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
 			t.Errorf("free tool refused past the cap: %s", toolText(res))
 		}

@@ -352,8 +352,11 @@ const (
 	shop     = "https://shop.example"
 )
 
-func validateBody(session string) []byte {
-	m := map[string]any{"countryCode": "NL", "address1": "Hugo de Grootlaan 16", "zip": "1381 CS", "city": "Weesp"}
+func validateBody(session string) []byte { return validateNumber(session, 16) }
+
+// validateNumber is validateBody for another house number in the same street.
+func validateNumber(session string, number int) []byte {
+	m := map[string]any{"countryCode": "NL", "address1": fmt.Sprint("Hugo de Grootlaan ", number), "zip": "1381 CS", "city": "Weesp"}
 	if session != "" {
 		m["sessionId"] = session
 	}

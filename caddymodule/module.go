@@ -92,8 +92,9 @@ type Handler struct {
 	// Idle time after which a session's next call counts again. Default 30m. Whatever the
 	// idle time, a session covers at most 50 calls (usage.SessionCalls): the next call of
 	// the same sessionId counts again, so that a sessionId kept for ever is not one
-	// verification for any number of addresses. A closed session is remembered for the idle
-	// time too, so that a validate repeating the one that closed it (the customer confirming
+	// verification for any number of addresses. A validate ends its session, and the next call
+	// of the sessionId counts again; the session is still remembered for the idle time, so
+	// that the one validate with customerConfirmed right after it (the customer confirming
 	// the address as typed) counts nothing instead of being a second verification.
 	SessionIdle caddy.Duration `json:"session_idle,omitempty"`
 
@@ -355,7 +356,7 @@ func (h *Handler) Cleanup() error {
 	return errors.Join(errs...)
 }
 
-// bufPool holds the buffers lookup answers are recorded into on their way to the cache.
+// bufPool holds the buffers data answers are recorded into until they are whole.
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // maxPooledBuffer keeps a rare huge answer's buffer out of the pool.
@@ -433,6 +434,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// which the Caddyfile filters, and the error log of a handler error, which never comes:
 	// this handler answers every failure itself and returns no error.
 	r.RequestURI = r.URL.EscapedPath()
+	// Those lines print the request's headers as well, and a Referer is the page the caller
+	// came from, whose URL may hold a checkout's address fields; a Cookie is the caller's
+	// session with a shop. No worker needs either, so neither goes on, whatever the
+	// Caddyfile's header_up lines say.
+	for _, k := range strippedHeaders {
+		r.Header.Del(k)
+	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -443,10 +451,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	settle := d.WantsAnswer()
 	rec := caddyhttp.NewResponseRecorder(w, buf, func(status int, hdr http.Header) bool {
 		h.gw.Observe(d, hdr)
-		// Lookups for the cache; agents' answers that say which tool calls failed (JSON, as
+		// Every data answer (lookup, suggest, autocomplete, validate: small JSON), so that
+		// one that breaks off half way is answered 503 and not counted, instead of reaching
+		// the caller cut short under a 200 it would take for a whole answer; lookups also go
+		// to the cache from it. Agents' answers that say which tool calls failed (JSON, as
 		// the worker answers; an event stream is passed through as it comes); error answers
 		// that are not in the spec's shape, to be replaced.
-		return d.Cache != nil && status == http.StatusOK ||
+		return d.Route.Data() ||
 			settle && status >= 200 && status <= 299 && isJSON(hdr) ||
 			foreignError(d, status, hdr)
 	})
@@ -454,7 +465,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	status := rec.Status()
 	if err != nil {
 		if status != 0 && !rec.Buffered() {
-			// The answer broke off half way through being sent; nothing more can be sent.
+			// The answer broke off half way through being passed on (an event stream of the
+			// agent interface, a public document); nothing more can be sent.
 			h.gw.Finish(clientCtx, d, http.StatusBadGateway)
 			// Not the error text: a transport error may quote the request URL, and with it the
 			// query.
@@ -528,6 +540,10 @@ func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, d *g
 	apierr.Write(w, e)
 }
 
+// strippedHeaders are request headers no worker needs and no log line may print (see
+// ServeHTTP).
+var strippedHeaders = []string{"Referer", "Cookie"}
+
 // bodyHeaders describe a body; apierr.Write sets its own Content-Type and Content-Length.
 var bodyHeaders = []string{gateway.CacheHeader, versions.Header, "Content-Encoding", "Content-Language",
 	"Content-Disposition", "ETag", "Last-Modified"}
@@ -548,7 +564,7 @@ func foreignError(d *gateway.Decision, status int, h http.Header) bool {
 // errAborted stands for reverse_proxy's panic(http.ErrAbortHandler), with which it ends a
 // worker's answer that broke off after its headers (the deadline passed during the body, the
 // worker died). It is caught so that the call is settled (not counted) and, when nothing of
-// the answer has reached the caller yet (a lookup held back for the cache), answered 503.
+// the answer has reached the caller yet (a data answer, held back until whole), answered 503.
 var errAborted = errors.New("upstream answer broke off")
 
 func serveNext(next caddyhttp.Handler, w http.ResponseWriter, r *http.Request) (err error) {

@@ -92,6 +92,8 @@ func TestCounting(t *testing.T) {
 			{Name: "test", Kind: keys.Test, Account: "acct-free"},
 			{Name: "loose", Kind: keys.Live, Account: "acct-loose"},
 			{Name: "forever", Kind: keys.Live, Account: "acct-forever"},
+			{Name: "fixed", Kind: keys.Live, Account: "acct-fixed"},
+			{Name: "head", Kind: keys.Live, Account: "acct-head"},
 		},
 	})
 	call := func(key, path string, body []byte) {
@@ -113,6 +115,25 @@ func TestCounting(t *testing.T) {
 	// The validate closed the session: the same id starts a new verification.
 	call("live", "/v1/suggest?country=nl&q=Hugo&sessionId=S1", nil)
 	g.waitUsage("acct-count", 2)
+	// A validate ends its session: validates of ten addresses under one sessionId are ten
+	// verifications, not one.
+	for i := range 10 {
+		call("fixed", "/v1/validate", validateNumber("fixed", 16+i))
+	}
+	g.waitUsage("acct-fixed", 10)
+
+	// A HEAD request gets the headers of the GET's answer and no data: it counts nothing,
+	// and opens no session (the GET after it counts).
+	for _, path := range []string{nlLookup, nlLookup + "&sessionId=H1", "/v1/suggest?country=nl&q=Hugo",
+		"/v1/autocomplete?country=nl&q=Hugo+de&sessionId=H1"} {
+		if a := g.do(req{method: http.MethodHead, path: path, key: "head"}); a.status != 200 || len(a.body) != 0 {
+			t.Errorf("HEAD %s: %d with %d bytes, want 200 and no body", path, a.status, len(a.body))
+		}
+	}
+	g.stableUsage("acct-head", 0)
+	call("head", nlLookup+"&sessionId=H1", nil)
+	g.waitUsage("acct-head", 1)
+
 	// Without a session every lookup and validate counts.
 	call("live", nlLookup, nil)
 	call("live", beLookup, nil)
@@ -156,9 +177,10 @@ func TestCounting(t *testing.T) {
 }
 
 // The address form's confirmation: after a validate whose answer is blocking or corrected,
-// the customer confirms the address as typed and the form validates it again in the same
-// session. That is still one address, one verification, in memory as in Redis; an address
-// started after the validate (a lookup) is a new one.
+// the customer confirms the address as typed and the form validates it again, with
+// customerConfirmed, in the same session. That is still one address, one verification, in
+// memory as in Redis. Anything else after the validate that ended the session is a new
+// address: a lookup, another validate, a second confirmation.
 func TestCountingConfirmation(t *testing.T) {
 	confirmed := func(session string) []byte {
 		var m map[string]any
@@ -178,9 +200,11 @@ func TestCountingConfirmation(t *testing.T) {
 		want  int64
 	}{
 		{"confirm", []req{lookup("f1"), validate("f1"), confirm("f1")}, 1},
-		{"retried confirmation", []req{lookup("f2"), lookup("f2"), validate("f2"), confirm("f2"), confirm("f2")}, 1},
+		{"repeated confirmation", []req{lookup("f2"), lookup("f2"), validate("f2"), confirm("f2"), confirm("f2")}, 2},
 		{"validate and confirm alone", []req{validate("f3"), confirm("f3")}, 1},
 		{"next address", []req{lookup("f4"), validate("f4"), lookup("f4"), validate("f4"), confirm("f4")}, 2},
+		{"validate again", []req{lookup("f5"), validate("f5"), validate("f5"), validate("f5")}, 3},
+		{"confirmed every time", []req{confirm("f6"), confirm("f6"), confirm("f6")}, 3},
 	}
 	for _, mode := range []string{"memory", "redis"} {
 		t.Run(mode, func(t *testing.T) {

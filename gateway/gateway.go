@@ -351,11 +351,15 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		}
 	}
 	if p.Testing && !g.countsCalls(route) {
-		if ok, wait := g.CountDaily(ctx, d, 1); !ok {
+		if ok, _, wait := g.CountDaily(ctx, d, 1); !ok {
 			return d, apierr.DailyCapReached(wait)
 		}
 	}
-	if route.data() && !p.Testing && !p.Uncounted {
+	// A HEAD request gets the headers of a GET's answer and none of its data: nothing is
+	// verified for the caller, so nothing is counted, and the session of its sessionId is left
+	// as it was. It is authenticated and rate-limited like the GET, and a test key's daily
+	// calls include it, for the register still does the work.
+	if route.Data() && !p.Testing && !p.Uncounted && r.Method != http.MethodHead {
 		call := usage.Lookup
 		switch route {
 		case RouteSuggest, RouteAutocomplete:
@@ -363,7 +367,8 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		case RouteValidate:
 			call = usage.Validate
 		}
-		if e := g.charge(ctx, d, usage.Charge{Call: call, Session: in.session}, ""); e != nil {
+		c := usage.Charge{Call: call, Session: in.session, Confirmed: route == RouteValidate && in.confirmed}
+		if e := g.charge(ctx, d, c, ""); e != nil {
 			return d, e
 		}
 	}
@@ -449,11 +454,12 @@ func (g *Gateway) Charge(ctx context.Context, d *Decision, c usage.Charge, tag s
 }
 
 // CountDaily counts calls of a decided request against the daily cap of a test key and
-// reports whether they fit, and if not, how long until they would. Other credentials have
-// no daily cap.
-func (g *Gateway) CountDaily(ctx context.Context, d *Decision, calls int) (bool, time.Duration) {
+// reports whether they fit, how many calls the key has left today (see usage.Meter), and if
+// they did not fit, how long until they would. Other credentials have no daily cap (left is
+// then -1).
+func (g *Gateway) CountDaily(ctx context.Context, d *Decision, calls int) (ok bool, left int, wait time.Duration) {
 	if d.Principal == nil || !d.Principal.Testing {
-		return true, 0
+		return true, -1, 0
 	}
 	return g.Meter.CountDaily(ctx, d.Principal.ID, g.cfg.TestDailyCap, calls)
 }
@@ -541,9 +547,13 @@ func (g *Gateway) Refuse(ctx context.Context, d *Decision) { g.refund(ctx, d) }
 type input struct {
 	session    string
 	badSession bool // present but not a string
-	country    adreswijzer.Country
-	badBody    bool // a POST body that is not a JSON object
-	body       []byte
+	// confirmed: customerConfirmed is true, which changes how a validate is counted (see
+	// usage.Charge.Confirmed). Anything else, the worker's 422 for a malformed value included,
+	// is not a confirmation.
+	confirmed bool
+	country   adreswijzer.Country
+	badBody   bool // a POST body that is not a JSON object
+	body      []byte
 }
 
 // readInput takes sessionId and the routing country from the query (GET) or the body
@@ -576,9 +586,10 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 			// library's struct decoding would match "SESSIONID" or "CountryCode" too, and the
 			// gateway would then count and route by members the worker ignores.
 			var f struct {
-				SessionID   json.RawMessage `json:"sessionId"`
-				Country     json.RawMessage `json:"country"`
-				CountryCode json.RawMessage `json:"countryCode"`
+				SessionID         json.RawMessage `json:"sessionId"`
+				Country           json.RawMessage `json:"country"`
+				CountryCode       json.RawMessage `json:"countryCode"`
+				CustomerConfirmed json.RawMessage `json:"customerConfirmed"`
 			}
 			if rest, err := exactjson.Parse(body, &f, exactjson.DontMatchCaseInsensitiveStructFields); err != nil || len(bytes.TrimSpace(rest)) > 0 {
 				in.badBody = true
@@ -591,6 +602,7 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 						in.session = s
 					}
 				}
+				in.confirmed = string(bytes.TrimSpace(f.CustomerConfirmed)) == "true"
 				if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
 					countryParam = s
 				} else if s, ok := jsonString(f.Country); ok {

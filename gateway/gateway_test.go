@@ -260,6 +260,70 @@ func TestDecideOutcome(t *testing.T) {
 	}
 }
 
+// What a decided call charges. A HEAD request on a data route carries no data back: it is
+// checked like the GET, and counts nothing nor moves its session on. A validate ends its
+// session, so that the next validate of the sessionId counts; only customerConfirmed true
+// (the JSON true, by that exact name) makes the one right after it a free confirmation.
+func TestDecideCharge(t *testing.T) {
+	type call struct {
+		method, target, body string
+		charged              int // verifications counted, or
+		status               int // the refusal's status
+	}
+	lookup := func(method, session string, charged int) call {
+		return call{method: method, target: "/v1/nl/lookup?postcode=1381CS&number=16&sessionId=" + session, charged: charged}
+	}
+	validate := func(session, extra string, charged int) call {
+		return call{method: "POST", target: "/v1/validate", charged: charged,
+			body: `{"countryCode":"NL","address1":"Hugo de Grootlaan 16","zip":"1381 CS","sessionId":"` + session + `"` + extra + `}`}
+	}
+	confirmed := `,"customerConfirmed":true`
+	for _, c := range []struct {
+		name  string
+		calls []call
+	}{
+		{"HEAD of a lookup", []call{{method: "HEAD", target: "/v1/nl/lookup?postcode=1381CS&number=16"}}},
+		{"HEAD of a suggestion", []call{{method: "HEAD", target: "/v1/suggest?country=nl&q=Hugo"}}},
+		{"HEAD of an autocompletion", []call{{method: "HEAD", target: "/v1/autocomplete?country=nl&q=Hugo+de"}}},
+		{"HEAD in a session leaves it closed", []call{lookup("GET", "h1", 1), validate("h1", "", 0), lookup("HEAD", "h1", 0),
+			validate("h1", confirmed, 0)}},
+		{"HEAD needs a credential", []call{{method: "HEAD", target: "/v1/nl/lookup?postcode=1381CS&number=16", status: 401}}},
+		{"HEAD with a bad sessionId", []call{{method: "HEAD", target: "/v1/nl/lookup?postcode=1&number=1&sessionId=a%20b", status: 422}}},
+		{"validates of one sessionId", []call{lookup("GET", "v1", 1), validate("v1", "", 0), validate("v1", "", 1), validate("v1", "", 1)}},
+		{"confirmation", []call{validate("c1", "", 1), validate("c1", confirmed, 0), validate("c1", confirmed, 1)}},
+		{"customerConfirmed false", []call{validate("c2", "", 1), validate("c2", `,"customerConfirmed":false`, 1)}},
+		{"customerConfirmed as a string", []call{validate("c3", "", 1), validate("c3", `,"customerConfirmed":"true"`, 1)}},
+		{"customerConfirmed by another name", []call{validate("c4", "", 1), validate("c4", `,"CustomerConfirmed":true`, 1)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			ctx := context.Background()
+			for i, cl := range c.calls {
+				cred := f.secrets[keys.Live]
+				if cl.status == http.StatusUnauthorized {
+					cred = ""
+				}
+				var body []byte
+				if cl.body != "" {
+					body = []byte(cl.body)
+				}
+				d, e := f.g.Decide(ctx, f.request(cl.method, cl.target, cred, "", body), "192.0.2.1")
+				switch {
+				case cl.status != 0 && (e == nil || e.Status != cl.status):
+					t.Errorf("call %d (%s): %v, want %d", i, cl.method, e, cl.status)
+				case cl.status == 0 && e != nil:
+					t.Fatalf("call %d (%s): %v", i, cl.method, e)
+				case cl.status == 0 && d.Charged() != cl.charged:
+					t.Errorf("call %d (%s %s): charged %d, want %d", i, cl.method, cl.target, d.Charged(), cl.charged)
+				}
+				if e == nil {
+					f.g.Finish(ctx, d, http.StatusOK)
+				}
+			}
+		})
+	}
+}
+
 // agentExtension stands for the agent policy an Extension will add: its own credential on
 // /mcp, and a check of its own.
 type agentExtension struct {
@@ -341,18 +405,18 @@ func TestDailyCapCounter(t *testing.T) {
 			}
 		}
 		d, _ := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Test], "", []byte(`{}`)), "")
-		if ok, wait := f.g.CountDaily(ctx, d, 3); ok || wait <= 0 {
-			t.Errorf("three calls under a cap of two: %v, %v", ok, wait)
+		if ok, left, wait := f.g.CountDaily(ctx, d, 3); ok || wait <= 0 || left != 2 {
+			t.Errorf("three calls under a cap of two: %v, %d left, %v", ok, left, wait)
 		}
-		if ok, _ := f.g.CountDaily(ctx, d, 2); !ok {
-			t.Error("a refused batch used the cap")
+		if ok, left, _ := f.g.CountDaily(ctx, d, 2); !ok || left != 0 {
+			t.Errorf("a refused batch used the cap: %v, %d left", ok, left)
 		}
 		lookup := f.request("GET", "/v1/nl/lookup?postcode=1381CS&number=1", f.secrets[keys.Test], "", nil)
 		if _, e := f.g.Decide(ctx, lookup, ""); e == nil || e.Code != adreswijzer.ErrDailyCapReached {
 			t.Errorf("REST call after the day's tool calls: %v", e)
 		}
 		live, _ := f.g.Decide(ctx, f.request("POST", "/mcp", f.secrets[keys.Live], "", []byte(`{}`)), "")
-		if ok, _ := f.g.CountDaily(ctx, live, 1000); !ok {
+		if ok, _, _ := f.g.CountDaily(ctx, live, 1000); !ok {
 			t.Error("a live key has a daily cap")
 		}
 	})

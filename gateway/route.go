@@ -55,17 +55,20 @@ var (
 	CheckoutRoutes = RoutesOf(RouteLookup, RouteSuggest, RouteAutocomplete, RouteValidate)
 )
 
-// data reports whether the route answers from the register (and is counted).
-func (r Route) data() bool {
+// Data reports whether the route answers from the register (and is counted): lookup,
+// suggest, autocomplete and validate.
+func (r Route) Data() bool {
 	return r == RouteLookup || r == RouteSuggest || r == RouteAutocomplete || r == RouteValidate
 }
 
 // browser reports whether web pages may call the route, so it answers CORS preflights.
-func (r Route) browser() bool { return r.data() }
+func (r Route) browser() bool { return r.Data() }
 
 // Classify maps method and path to a route, and for lookups the country of the path
 // ("" for a two-letter code we have no register for: the worker answers those with
-// UNSUPPORTED_COUNTRY). OPTIONS is classified by path, for preflights.
+// UNSUPPORTED_COUNTRY). OPTIONS is classified by path, for preflights. HEAD is classified as
+// GET: HTTP asks a server that answers GET to answer HEAD with the same headers. Its answer
+// carries no data, so Decide counts none.
 func Classify(method, path string) (Route, adreswijzer.Country) {
 	get := method == http.MethodGet || method == http.MethodHead
 	post := method == http.MethodPost

@@ -312,8 +312,9 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 	// The test key's cap comes last, as it gives nothing back: calls the agent limits refuse
 	// do not use up a test key's day.
 	if dec.Allowed && counted > 0 {
-		if ok, wait := x.gw.CountDaily(ctx, d, counted); !ok {
-			dec = limits.Decision{Reason: limits.ReasonDaily, RetryAfter: wait, Message: testCapMessage(x.gw.TestDailyCap(), counted)}
+		if ok, left, wait := x.gw.CountDaily(ctx, d, counted); !ok {
+			dec = limits.Decision{Reason: limits.ReasonDaily, RetryAfter: wait,
+				Message: testCapMessage(x.gw.TestDailyCap(), counted, left)}
 		}
 	}
 	if dec.Allowed {
@@ -398,14 +399,13 @@ func answered(req rpcinspect.Request) int {
 // not use it up, and a batch counts its items.
 func (x *Extension) CountsCalls(route gateway.Route) bool { return route == gateway.RouteAgent }
 
-// testCapMessage tells the model why a test key's tool calls were refused, and what to do.
-// Calls that count several (a batch counts its addresses) may be refused while a few calls
-// are left for the day: "do not retry before midnight" would then be wrong advice.
-func testCapMessage(limit, calls int) string {
-	if calls > 1 {
+// testCapMessage tells the model why a test key's tool calls were refused, how many are
+// left today, and what to do.
+func testCapMessage(limit, calls, left int) string {
+	if left > 0 {
 		return fmt.Sprintf("Refused: these %d tool calls (a batch counts each address) would take this test key past its %d "+
-			"tool calls for today (UTC). Fewer addresses may still pass today; otherwise wait until 00:00 UTC, use a live key, "+
-			"or accept addresses as given and verify them later.", calls, limit)
+			"tool calls for today (UTC); %s today. Calls for at most that many addresses may still pass; otherwise wait "+
+			"until 00:00 UTC, use a live key, or accept addresses as given and verify them later.", calls, limit, limits.CallsLeft(left))
 	}
 	return fmt.Sprintf("Refused: this test key has used its %d tool calls for today (UTC). "+
 		"Do not retry before 00:00 UTC; use a live key, or accept addresses as given and verify them later.", limit)

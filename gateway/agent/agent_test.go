@@ -14,12 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/oauth"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -38,6 +41,13 @@ type fixture struct {
 }
 
 func newFixture(t testing.TB, cfg Config) *fixture {
+	t.Helper()
+	return newFixtureOn(t, cfg, nil, "")
+}
+
+// newFixtureOn is a fixture whose meter and agent limits share rdb (under prefix); nil keeps
+// them in memory.
+func newFixtureOn(t testing.TB, cfg Config, rdb *redis.Client, prefix string) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := keys.OpenFile(filepath.Join(dir, "keys.json"))
@@ -64,7 +74,7 @@ func newFixture(t testing.TB, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := usage.NewMeter(usage.Config{Sink: sink, Log: quiet()})
+	m, err := usage.NewMeter(usage.Config{Sink: sink, Redis: rdb, Prefix: prefix, Log: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +89,7 @@ func newFixture(t testing.TB, cfg Config) *fixture {
 	}
 	f.g, err = gateway.New(gateway.Config{Plans: map[string]int64{"tiny": 3, "unlimited": usage.Unlimited},
 		Limits: map[string]limit.Rule{string(keys.Live): {Rate: 1 << 30, Period: time.Hour, Burst: 1 << 30}}}, gateway.Parts{Keys: store, Limiter: limit.NewLocal(1 << 10),
-		Meter: m, Extensions: []gateway.Extension{f.x}, Log: quiet()})
+		Meter: m, Extensions: []gateway.Extension{f.x}, Redis: rdb, RedisPrefix: prefix, Log: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,13 +219,7 @@ func TestScreen(t *testing.T) {
 func TestCounting(t *testing.T) {
 	f := newFixture(t, Config{Policy: limits.Policy{Rate: 1000, Period: time.Minute, Burst: 1000, Daily: 10000, RepeatMax: 5, RepeatWindow: time.Minute}})
 	ctx := context.Background()
-	batch := func(n int) string {
-		items := make([]string, n)
-		for i := range items {
-			items[i] = fmt.Sprintf(`{"id":"%d","address":"Hugo de Grootlaan 16 ben, 1381 CS Weesp"}`, i)
-		}
-		return `{"addresses":[` + strings.Join(items, ",") + `]}`
-	}
+	batch := func(n int) string { return batchOf(n, "c") }
 	for _, c := range []struct {
 		name, body string
 		charged    int
@@ -322,6 +326,100 @@ func TestRefusals(t *testing.T) {
 	if _, e := f.g.Decide(ctx, f.post("live", `{"jsonrpc":"2.0","id":6,"method":"tools/list"}`), ""); e != nil {
 		t.Errorf("tools/list refused: %v", e)
 	}
+}
+
+// A test key's refusal says how many calls are left today: "used its 100 tool calls" only
+// when none is, and otherwise how many, as the meter counts them in memory and in Redis.
+func TestTestKeyCap(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			var rdb *redis.Client
+			var prefix string
+			if mode == "redis" {
+				rdb, prefix = gatewaytest.Redis(t)
+			}
+			f := newFixtureOn(t, Config{Policy: limits.Policy{Rate: 1000, Period: time.Minute, Burst: 1000, Daily: 10000,
+				RepeatMax: 5, RepeatWindow: time.Minute}}, rdb, prefix)
+			ctx := context.Background()
+			for i, step := range []struct {
+				items     int // addresses in a batch, or 0 for a verify_address call
+				want, not []string
+			}{
+				{items: 97},
+				{items: 5, want: []string{"these 5 tool calls", "past its 100 tool calls for today (UTC); 3 calls remain today"},
+					not: []string{"used its", "Fewer"}},
+				{items: 4, want: []string{"these 4 tool calls", "3 calls remain today"}},
+				{items: 2},
+				{items: 2, want: []string{"these 2 tool calls", "1 call remains today"}},
+				{items: 1},
+				{items: 2, want: []string{"this test key has used its 100 tool calls for today (UTC)", "Do not retry before 00:00 UTC"},
+					not: []string{"remain", "these 2", "Fewer"}},
+				{items: 100, want: []string{"this test key has used its 100 tool calls"}, not: []string{"remain"}},
+				{want: []string{"this test key has used its 100 tool calls"}, not: []string{"remain"}},
+			} {
+				body := toolCall(i, rpcinspect.ToolVerify, fmt.Sprintf(`{"address":"Achtergracht %d, 1381 BN Weesp"}`, i+1))
+				if step.items > 0 {
+					body = toolCall(i, rpcinspect.ToolVerifyBatch, batchOf(step.items, fmt.Sprint(i)))
+				}
+				_, e := f.g.Decide(ctx, f.post("test", body), "")
+				switch {
+				case step.want == nil && e != nil:
+					t.Fatalf("step %d (%d addresses) refused: %v", i, step.items, e)
+				case step.want == nil:
+					continue
+				case e == nil || e.Code != adreswijzer.ErrDailyCapReached || e.Reply == nil:
+					t.Fatalf("step %d (%d addresses): %+v, want the daily cap's tool result", i, step.items, e)
+				}
+				for _, w := range step.want {
+					if !strings.Contains(e.Message, w) {
+						t.Errorf("step %d: %q lacks %q", i, e.Message, w)
+					}
+				}
+				for _, n := range step.not {
+					if strings.Contains(e.Message, n) {
+						t.Errorf("step %d: %q says %q", i, e.Message, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A batch the tool's input schema rejects is never verified, so it spends one call of the
+// agent's rate budget, not one per item, and counts one verification until its tool error
+// gives that back.
+func TestUnservedBatchCharge(t *testing.T) {
+	noID := `{"addresses":[` + strings.TrimSuffix(strings.Repeat(`{"address":"Hugo de Grootlaan 16 ben, 1381 CS Weesp"},`, 100), ",") + `]}`
+	for _, tc := range []struct {
+		name, args string
+		charged    int
+	}{
+		{"items without id", noID, 1},
+		{"well-formed", batchOf(100, "ok"), 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, Config{Policy: limits.Policy{Rate: 1, Period: time.Hour, Burst: 2, Daily: 10000, RepeatMax: 5, RepeatWindow: time.Minute}})
+			ctx := context.Background()
+			d, e := f.g.Decide(ctx, f.post("live", toolCall(1, rpcinspect.ToolVerifyBatch, tc.args)), "")
+			if e != nil || d.Charged() != tc.charged {
+				t.Fatalf("batch: %v, charged %d, want %d", e, d.Charged(), tc.charged)
+			}
+			// A burst of two: after one unit, one more call fits; after a hundred, none.
+			_, e = f.g.Decide(ctx, f.post("live", toolCall(2, rpcinspect.ToolVerify, `{"address":"Achtergracht 1, 1381 BK Weesp"}`)), "")
+			if fits := tc.charged < 2; (e == nil) != fits {
+				t.Errorf("call after the batch: %v, want allowed %v", e, fits)
+			}
+		})
+	}
+}
+
+// batchOf is the arguments of verify_addresses_batch with n addresses, their ids tagged.
+func batchOf(n int, tag string) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"id":"%s-%d","address":"Hugo de Grootlaan 16 ben, 1381 CS Weesp"}`, tag, i)
+	}
+	return `{"addresses":[` + strings.Join(items, ",") + `]}`
 }
 
 // Answers that say which tool calls failed.

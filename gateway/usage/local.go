@@ -100,17 +100,20 @@ func (l *local) charge(c Charge, month string, now time.Time, idle time.Duration
 			state = s.state
 		}
 	}
-	units, loose, opens, closes := decide(c.Call, c.Units, c.Session != "", state, t.SuggestCalls)
+	units, loose, next, moved := decide(c, state, t.SuggestCalls)
 	if units > 0 && c.Quota != Unlimited && t.Verifications+int64(units) > c.Quota {
 		return Receipt{}, ErrQuota
 	}
 	t.Verifications += int64(units)
 	t.SuggestCalls += int64(loose)
-	if next := nextState(state, units, opens, closes); next != 0 {
+	switch {
+	case next != 0:
 		l.remember(s, c.Account, c.Session, now.Add(idle), next) // for another idle time
+	case s != nil:
+		delete(l.sessions, acctSession{c.Account, c.Session}) // ended: its next call counts
 	}
 	r := Receipt{account: c.Account, month: month, session: c.Session,
-		Units: units, loose: loose, opened: opens, closed: closes, prev: state}
+		Units: units, loose: loose, moved: moved, prev: state}
 	note(r)
 	return r, nil
 }
@@ -126,16 +129,15 @@ func (l *local) refund(r Receipt, now time.Time, idle time.Duration, note func(R
 	}
 	sk := acctSession{r.account, r.session}
 	switch {
-	case (r.opened || r.closed) && r.prev == 0:
+	case r.moved && r.prev == 0:
 		delete(l.sessions, sk)
-	case r.opened, r.closed:
+	case r.moved:
 		l.remember(l.sessions[sk], r.account, r.session, now.Add(idle), r.prev)
 	case r.inSession():
 		// Other calls of the session may have come since: give back one call, not a state,
-		// and only to the session as the call found it, open or closed. A new session opened
-		// since (a closed one followed by a lookup) did not have this call.
+		// and only while the session is open as the call found it (see uncall).
 		if s := l.sessions[sk]; s != nil {
-			s.state = uncall(s.state, r.prev)
+			s.state = uncall(s.state)
 		}
 	}
 }
@@ -154,8 +156,9 @@ func (l *local) sweep(now time.Time, idle time.Duration) {
 	}
 }
 
-// countDaily counts calls of a capped key today if they fit within its limit.
-func (l *local) countDaily(key string, limit, calls int, now time.Time) bool {
+// countDaily counts calls of a capped key today if they fit within its limit, and returns
+// what is left of it.
+func (l *local) countDaily(key string, limit, calls int, now time.Time) (bool, int) {
 	d := day(now)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -164,10 +167,10 @@ func (l *local) countDaily(key string, limit, calls int, now time.Time) bool {
 		l.dailyDay = d
 	}
 	if l.daily[key]+calls > limit {
-		return false
+		return false, max(limit-l.daily[key], 0)
 	}
 	l.daily[key] += calls
-	return true
+	return true, limit - l.daily[key]
 }
 
 // used returns the totals in memory, if they include the durable ones.

@@ -423,22 +423,25 @@ func (m *Meter) Refund(ctx context.Context, r Receipt) {
 }
 
 // CountDaily counts calls of a capped (test) key and reports whether they fit in the day's
-// limit, and if not, how long until the next day. Calls that do not fit are not counted, so
-// that a refused batch of tool calls does not use up what is left of the day.
-func (m *Meter) CountDaily(ctx context.Context, keyID string, limit, calls int) (bool, time.Duration) {
+// limit, how many calls the key has left today after them (or, when they did not fit, as
+// it had before), and how long until the next day. Calls that do not fit are not counted,
+// so that a refused batch of tool calls does not use up what is left of the day; what is
+// left is for a refusal to tell whether fewer calls would still pass.
+func (m *Meter) CountDaily(ctx context.Context, keyID string, limit, calls int) (ok bool, left int, wait time.Duration) {
 	now := m.now()
 	if m.useShared(ctx, now) {
 		cctx, cancel := context.WithTimeout(ctx, m.redisTimeout())
-		ok, err := m.shared.countDaily(cctx, keyID, limit, calls, now)
+		ok, left, err := m.shared.countDaily(cctx, keyID, limit, calls, now)
 		cancel()
 		if err == nil {
-			return ok, untilTomorrow(now)
+			return ok, left, untilTomorrow(now)
 		}
 		if ctx.Err() == nil && m.breaker.Fail(now, err) {
 			m.local.forget()
 		}
 	}
-	return m.local.countDaily(keyID, limit, calls, now), untilTomorrow(now)
+	ok, left = m.local.countDaily(keyID, limit, calls, now)
+	return ok, left, untilTomorrow(now)
 }
 
 // Used returns an account's totals for the month of t, as the quota sees them.

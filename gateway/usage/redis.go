@@ -33,27 +33,34 @@ func (s *shared) dailyKey(key, d string) string { return s.prefix + "daily:" + d
 // reports; the durable sink has them for good.
 const usageTTL = 45 * 24 * time.Hour
 
-// chargeScript is decide() and nextState() in Lua, applied atomically with the quota check.
-// A session's key holds its state (see sessionCalls): the calls it has had, negative once a
-// validate closed it.
+// chargeScript is decide() and after() in Lua, applied atomically with the quota check. A
+// session's key holds its state (see sessionCalls); a session that ends is deleted.
 // KEYS: usage hash, session key. ARGV: call (l|s|v), has session (0|1), quota (-1 =
 // unlimited), idle ms, units of a call without a session (Charge.Units, at least 1), calls a
-// session covers (SessionCalls).
-// Returns {status, units, loose, opened, closed, state of the session before}; status 0 ok,
-// 1 quota used up, 2 the month is not in Redis and must be started from the durable sink
-// first (startScript).
+// session covers (SessionCalls), a validate's customerConfirmed (0|1).
+// Returns {status, units, loose, moved, state of the session before}; status 0 ok, 1 quota
+// used up, 2 the month is not in Redis and must be started from the durable sink first
+// (startScript).
 var chargeScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return {2, 0, 0, 0, 0, 0} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {2, 0, 0, 0, 0} end
 local call = ARGV[1]
-local units, loose, opened, closed, state = 0, 0, 0, 0, 0
+local confirms = call == 'v' and ARGV[7] == '1'
+local function after(calls)
+  if call ~= 'v' then return calls end
+  if confirms then return 0 end
+  return -calls
+end
+local units, loose, moved, state, nxt = 0, 0, 0, 0, 0
 if ARGV[2] == '1' then
   state = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
   local calls = math.abs(state)
-  if calls > 0 and calls < tonumber(ARGV[6]) and (state > 0 or call == 'v') then
-    if call == 'v' and state > 0 then closed = 1 end
+  if calls == 0 or calls >= tonumber(ARGV[6]) or (state < 0 and not confirms) then
+    units, moved, nxt = 1, 1, after(1)
+  elseif state > 0 then
+    nxt = after(state + 1)
+    if call == 'v' then moved = 1 end
   else
-    units = 1
-    if call ~= 'v' then opened = 1 else closed = 1 end
+    moved = 1
   end
 elseif call == 's' then
   loose = 1
@@ -63,37 +70,25 @@ else
 end
 local quota = tonumber(ARGV[3])
 if units > 0 and quota >= 0 and tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + units > quota then
-  return {1, units, 0, 0, 0, state}
+  return {1, units, 0, 0, state}
 end
 if units > 0 then redis.call('HINCRBY', KEYS[1], 'v', units) end
 if loose > 0 then redis.call('HINCRBY', KEYS[1], 's', loose) end
-local after = 0
-if opened == 1 then
-  after = 1
-elseif closed == 1 and units > 0 then
-  after = -1
-elseif closed == 1 then
-  after = -(state + 1)
-elseif state > 0 then
-  after = state + 1
-elseif state < 0 then
-  after = state - 1
+if ARGV[2] == '1' then
+  if nxt ~= 0 then
+    redis.call('SET', KEYS[2], nxt, 'PX', ARGV[4])
+  else
+    redis.call('DEL', KEYS[2])
+  end
 end
-if after ~= 0 then redis.call('SET', KEYS[2], after, 'PX', ARGV[4]) end
-return {0, units, loose, opened, closed, state}
+return {0, units, loose, moved, state}
 `)
 
-// uncallScript is uncall() in Lua: it gives back one call of a session (the refund of a
-// call that left it open, or closed, as it was), keeping the session's expiry. KEYS:
-// session key. ARGV: the session's state the call found.
+// uncallScript is uncall() in Lua: it gives back one call of an open session (the refund of
+// a call that left it open), keeping the session's expiry. KEYS: session key.
 var uncallScript = redis.NewScript(`
 local n = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local prev = tonumber(ARGV[1])
-if prev > 0 and n > 1 then
-  redis.call('SET', KEYS[1], n - 1, 'KEEPTTL')
-elseif prev < 0 and n < -1 then
-  redis.call('SET', KEYS[1], n + 1, 'KEEPTTL')
-end
+if n > 1 then redis.call('SET', KEYS[1], n - 1, 'KEEPTTL') end
 return 0
 `)
 
@@ -117,15 +112,16 @@ return 1
 `)
 
 // dailyScript counts ARGV[2] calls on the day's counter when they fit within ARGV[3], and
-// answers 1 if they did. ARGV[1] is the counter's lifetime.
+// answers {1, calls left} if they did, {0, calls left} if not. ARGV[1] is the counter's
+// lifetime.
 var dailyScript = redis.NewScript(`
 local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 if n > tonumber(ARGV[3]) then
   redis.call('DECRBY', KEYS[1], ARGV[2])
-  return 0
+  return {0, math.max(tonumber(ARGV[3]) - (n - tonumber(ARGV[2])), 0)}
 end
-return 1
+return {1, tonumber(ARGV[3]) - n}
 `)
 
 var errNeedSeed = errors.New("month not in redis")
@@ -141,12 +137,16 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 	if c.Session != "" {
 		sk = s.sessionKey(c.Account, c.Session)
 	}
+	confirmed := "0"
+	if c.Confirmed {
+		confirmed = "1"
+	}
 	res, err := chargeScript.Run(ctx, s.rdb, []string{s.usageKey(c.Account, month), sk},
-		callCode[c.Call], has, c.Quota, idle.Milliseconds(), max(c.Units, 1), SessionCalls).Int64Slice()
+		callCode[c.Call], has, c.Quota, idle.Milliseconds(), max(c.Units, 1), SessionCalls, confirmed).Int64Slice()
 	if err != nil {
 		return Receipt{}, fmt.Errorf("usage charge in redis: %w", err)
 	}
-	if len(res) != 6 {
+	if len(res) != 5 {
 		return Receipt{}, fmt.Errorf("usage charge in redis: unexpected reply of %d values", len(res))
 	}
 	switch res[0] {
@@ -155,9 +155,8 @@ func (s *shared) charge(ctx context.Context, c Charge, month string, idle time.D
 	case 2:
 		return Receipt{}, errNeedSeed
 	}
-	opened, closed, prev := res[3] == 1, res[4] == 1, int(res[5])
 	return Receipt{account: c.Account, month: month, session: c.Session, Units: int(res[1]), loose: int(res[2]),
-		opened: opened, closed: closed, prev: prev, shared: true}, nil
+		moved: res[3] == 1, prev: int(res[4]), shared: true}, nil
 }
 
 // start starts a month with the durable totals t, and reports whether it did (false: the
@@ -178,14 +177,14 @@ func (s *shared) refund(ctx context.Context, r Receipt, idle time.Duration) erro
 		}
 		sk := s.sessionKey(r.account, r.session)
 		switch {
-		case (r.opened || r.closed) && r.prev == 0:
+		case r.moved && r.prev == 0:
 			p.Del(ctx, sk)
-		case r.opened, r.closed:
+		case r.moved:
 			p.Set(ctx, sk, r.prev, idle)
 		case r.inSession():
 			// Other calls of the session may have come since: give back one call, not a state
 			// (see uncall).
-			uncallScript.Eval(ctx, p, []string{sk}, r.prev)
+			uncallScript.Eval(ctx, p, []string{sk})
 		}
 		return nil
 	})
@@ -209,12 +208,15 @@ func (s *shared) add(ctx context.Context, deltas map[acctMonth]Totals) error {
 	return nil
 }
 
-func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, now time.Time) (bool, error) {
-	ok, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64()
+func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, now time.Time) (bool, int, error) {
+	r, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64Slice()
 	if err != nil {
-		return false, fmt.Errorf("daily cap in redis: %w", err)
+		return false, 0, fmt.Errorf("daily cap in redis: %w", err)
 	}
-	return ok == 1, nil
+	if len(r) != 2 {
+		return false, 0, fmt.Errorf("daily cap in redis: %d values in the answer", len(r))
+	}
+	return r[0] == 1, int(r[1]), nil
 }
 
 // runID names the Redis process; it changes when Redis restarts (and loses its data,

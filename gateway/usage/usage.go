@@ -3,17 +3,23 @@
 //
 // The counting rules (spec, "What the service does" 7-8):
 //
-//   - Calls that share a sessionId count as one verification together: the first lookup,
-//     suggest or autocomplete call of a session counts one and opens the session; later calls
-//     count nothing; the validate call closes the session. A validate call without an open
-//     session counts one. A session is forgotten after an idle time (30 minutes by default),
-//     after which the next call counts again. A session covers at most SessionCalls calls:
-//     the call after them counts again and starts a new session.
-//   - A validate call that follows the validate which closed a session, with the same
-//     sessionId and within the idle time, counts nothing: it is the customer confirming the
-//     address as typed, or a re-check of the address just validated. It still counts toward
-//     the session's SessionCalls. A lookup, suggest or autocomplete call after the closing
-//     validate is a new address being entered: it counts one and opens a new session.
+//   - Calls that share a sessionId count as one verification together with the validate
+//     call that ends them: the first lookup, suggest or autocomplete call of a session counts
+//     one and opens the session; later calls count nothing; a validate call ends the session.
+//     The next call of the sessionId after that validate, another validate as much as a
+//     lookup, suggest or autocomplete call, is another address: it counts one and starts
+//     anew. A validate call without an open session counts one and ends the session it
+//     starts. A session is forgotten after an idle time (30 minutes by default), after which
+//     the next call counts again. A session covers at most SessionCalls calls: the call after
+//     them counts again and starts a new session.
+//   - The one exception: a validate with customerConfirmed (Charge.Confirmed) that comes
+//     right after the validate that ended a session, with the same sessionId and within the
+//     idle time, counts nothing. It is the address form validating again, after the customer
+//     confirmed it as typed, the address just validated: the same address. That confirmation
+//     ends the session for good, and so does a validate that was itself a confirmation: one
+//     free confirmation follows one ending validate, so that neither repeating a confirmation
+//     nor sending customerConfirmed on every validate makes several addresses one
+//     verification.
 //   - Without a sessionId every lookup and every validate counts one, and suggest and
 //     autocomplete calls count one per ten: the 1st, 11th, 21st... call of the month counts.
 //   - A call is charged when it arrives, so that the quota is enforced before the register
@@ -56,6 +62,10 @@ type Charge struct {
 	Quota   int64
 	Call    Call
 	Session string // the caller's sessionId, "" when none
+	// Confirmed marks a validate call with customerConfirmed: the customer confirmed the
+	// address as typed, which makes it free right after the validate that ended its session
+	// (see the package doc).
+	Confirmed bool
 	// Units is what a lookup or validate call without a session counts: more than one for a
 	// call that verifies several addresses at once (an agent's batch counts its items). 0
 	// means 1. Calls in a session and suggest calls follow their own rules and ignore it.
@@ -73,25 +83,25 @@ const SessionCalls = 50
 type Receipt struct {
 	account, month, session string
 	// Units is the number of verifications counted (0 or 1, or a batch's items).
-	Units  int
-	loose  int  // suggest calls without session counted toward the ten
-	opened bool // a session was opened (or one that had had its calls started anew)
-	closed bool // a validate closed the session (an open one, or a new one it counted)
-	// prev is the session's state before this call (see sessionCalls), restored by a
-	// refund of an opening or closing call.
+	Units int
+	loose int // suggest calls without session counted toward the ten
+	// moved: the call opened, closed or ended the session, or started it anew, rather than
+	// being one more call of an open session, so that its refund restores prev.
+	moved bool
+	// prev is the session's state before this call (see sessionCalls).
 	prev   int
 	shared bool // applied in Redis rather than in local memory
 }
 
 // Zero reports whether nothing was changed (nothing to refund).
 func (r Receipt) Zero() bool {
-	return r.Units == 0 && r.loose == 0 && !r.opened && !r.closed && !r.inSession()
+	return r.Units == 0 && r.loose == 0 && !r.moved && !r.inSession()
 }
 
-// inSession reports whether the call was one more call of a session that it left as it was,
-// open or closed (a validate after the closing one), so that its refund gives back one call
-// only.
-func (r Receipt) inSession() bool { return r.prev != 0 && !r.opened && !r.closed }
+// inSession reports whether the call was one more call of an open session that it left
+// open, so that its refund gives back one call only: other calls of the session may have
+// come since.
+func (r Receipt) inSession() bool { return r.prev > 0 && !r.moved }
 
 // Totals of one account in one month.
 type Totals struct {
@@ -154,65 +164,62 @@ func untilTomorrow(now time.Time) time.Duration {
 }
 
 // sessionCalls is the calls a session has had, from its state. A session's state is one
-// signed number, the same in memory and in Redis: 0 when there is none, n > 0 when it is
-// open and has had n calls, -n when a validate closed it after n calls. A closed session is
-// remembered for the idle time, like an open one, so that a validate repeating the closing
-// one (a confirmation) is known to belong to the same address; its calls go on counting
-// toward SessionCalls, so that repeating validates is not a way round the cap.
+// signed number, the same in memory and in Redis: 0 when there is none (or it ended), n > 0
+// when it is open and has had n calls, -n when a validate closed it after n calls. A closed
+// session is remembered for the idle time, like an open one, so that the confirmation of the
+// validate that closed it is known to belong to the same address; it is the one call a
+// closed session does not count.
 func sessionCalls(state int) int { return max(state, -state) }
 
 // decide applies the counting rules to one call given its session's state (see
 // sessionCalls) and how many session-less suggest calls the month has seen. It is the
 // single statement of the rules; the local state and the Redis script both follow it (the
-// script repeats it in Lua and the tests check both against each other). A call that
-// neither opens nor closes leaves a session's state as it was, with one call more.
-func decide(call Call, n int, hasSession bool, state int, suggestCalls int64) (units, loose int, opens, closes bool) {
+// script repeats it in Lua and the tests run every case against both). It returns the
+// verifications and session-less suggest calls the call counts, the session's state after
+// it (0: forget the session) and whether the call moved the session on (Receipt.moved).
+func decide(c Charge, state int, suggestCalls int64) (units, loose, next int, moved bool) {
 	calls := sessionCalls(state)
 	switch {
-	case hasSession && calls > 0 && calls < SessionCalls && (state > 0 || call == Validate):
-		// A later call of an open session, or a validate after the closing one.
-		return 0, 0, false, call == Validate && state > 0
-	case hasSession:
-		// No session is open, it has had its calls, or the address it closed on is followed
-		// by a new one: this call counts; a lookup or suggest call opens a session, a
-		// validate closes one, so that a confirmation after it counts nothing.
-		return 1, 0, call != Validate, call == Validate
-	case call == Suggest:
+	case c.Session == "" && c.Call == Suggest:
 		if suggestCalls%10 == 0 {
-			return 1, 1, false, false
+			return 1, 1, 0, false
 		}
-		return 0, 1, false, false
+		return 0, 1, 0, false
+	case c.Session == "":
+		return max(c.Units, 1), 0, 0, false
+	case calls == 0 || calls >= SessionCalls || state < 0 && !(c.Call == Validate && c.Confirmed):
+		// No session, one that has had its calls, or one that a validate ended: this call is
+		// another address, and counts.
+		return 1, 0, after(c, 1), true
+	case state > 0:
+		// A later call of an open session: free; a validate ends the session.
+		return 0, 0, after(c, state+1), c.Call == Validate
 	default:
-		return max(n, 1), 0, false, false
+		// The confirmation of the validate that closed the session: the same address, and
+		// the end of the session.
+		return 0, 0, 0, true
 	}
 }
 
-// uncall gives back one call of a session in state, the refund of a call that found it in
-// state prev and left it as it was: only while it is still open (or still closed) as then,
-// and never its last call, which would forget it.
-func uncall(state, prev int) int {
+// after is a session's state after c, its calls-th call: open after a lookup or suggest
+// call; closed after a validate, so that its confirmation may follow; ended (forgotten)
+// after a validate that was itself a confirmation, which no free confirmation follows.
+func after(c Charge, calls int) int {
 	switch {
-	case prev > 0 && state > 1:
+	case c.Call != Validate:
+		return calls
+	case c.Confirmed:
+		return 0
+	}
+	return -calls
+}
+
+// uncall gives back one call of an open session in state, the refund of a call that found
+// it open and left it open: only while it is still open, and never its last call, which
+// would forget it.
+func uncall(state int) int {
+	if state > 1 {
 		return state - 1
-	case prev < 0 && state < -1:
-		return state + 1
 	}
 	return state
-}
-
-// nextState is a session's state after a call that decide judged; Lua repeats it too.
-func nextState(state, units int, opens, closes bool) int {
-	switch {
-	case opens:
-		return 1
-	case closes && units > 0:
-		return -1 // a new session, counted and closed by the same validate
-	case closes:
-		return -(state + 1)
-	case state > 0:
-		return state + 1
-	case state < 0:
-		return state - 1
-	}
-	return 0
 }

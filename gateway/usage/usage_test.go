@@ -52,11 +52,26 @@ type step struct {
 	units   int // verifications this call counts
 }
 
-// The counting rules, as one sequence: sessions, the one-in-ten rule, validate closing.
+// confirmCall stands in the tables for a validate with customerConfirmed.
+const confirmCall Call = 0xff
+
+// chargeOf is the charge of a call of the tables.
+func chargeOf(account string, call Call, session string) Charge {
+	c := Charge{Account: account, Quota: Unlimited, Call: call, Session: session}
+	if call == confirmCall {
+		c.Call, c.Confirmed = Validate, true
+	}
+	return c
+}
+
+// The counting rules, as one sequence: sessions, the one-in-ten rule, validate ending a
+// session, its confirmation.
 var rules = []step{
 	{Suggest, "s1", 1}, {Suggest, "s1", 0}, {Lookup, "s1", 0}, {Suggest, "s1", 0}, {Validate, "s1", 0},
 	{Lookup, "s1", 1}, {Validate, "s1", 0}, // a new session after the validate
-	{Validate, "s2", 1}, {Validate, "s2", 0}, // a validate without an open session counts; its confirmation does not
+	{Validate, "s1", 1}, {Validate, "s1", 1}, // each validate after the one that ended it is another address
+	{Validate, "s2", 1}, {confirmCall, "s2", 0}, // a validate without an open session counts; its confirmation does not
+	{confirmCall, "s2", 1}, {confirmCall, "s2", 1}, // only one confirmation is free
 	{Lookup, "", 1}, {Validate, "", 1}, {Lookup, "", 1},
 	{Suggest, "", 1}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
 	{Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0}, {Suggest, "", 0},
@@ -68,7 +83,7 @@ func runRules(t *testing.T, m *Meter, account string) {
 	t.Helper()
 	total := 0
 	for i, s := range rules {
-		r, err := m.Charge(context.Background(), Charge{Account: account, Quota: Unlimited, Call: s.call, Session: s.session})
+		r, err := m.Charge(context.Background(), chargeOf(account, s.call, s.session))
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -220,12 +235,13 @@ func TestSessionCalls(t *testing.T) {
 	}
 }
 
-// A validate after the validate that closed a session (the customer confirming the address
-// as typed, or a re-check) is the same address and counts nothing, within the session's
-// calls and idle time; a lookup or suggest call after it is a new address. Refunds give back
-// exactly what a call took: a refunded confirmation neither reopens the session nor keeps
-// its place among the session's calls, a refunded counted validate leaves no confirmation
-// free behind it.
+// A validate ends its session: the next call of the sessionId, another validate too, is
+// another address and counts. The one exception is the confirmation (customerConfirmed) right
+// after the validate that ended the session, within the session's calls and idle time: the
+// same address, free, and the end of the session, so that neither a repeated confirmation nor
+// customerConfirmed on every validate makes several addresses one. Refunds give back exactly
+// what a call took: a refunded confirmation leaves the confirmation free and the session
+// closed, a refunded counted validate leaves no confirmation free behind it.
 func TestConfirmingValidate(t *testing.T) {
 	type call struct {
 		call   Call
@@ -245,6 +261,7 @@ func TestConfirmingValidate(t *testing.T) {
 		lookup   = call{call: Lookup}
 		suggest  = call{call: Suggest}
 		validate = call{call: Validate}
+		confirm  = call{call: confirmCall}
 		counted  = func(c call) call { c.units = 1; return c }
 		refunded = func(c call) call { c.refund = true; return c }
 		later    = func(c call) call { c.wait = true; return c }
@@ -254,28 +271,37 @@ func TestConfirmingValidate(t *testing.T) {
 		calls []call
 		want  int64 // verifications at the end
 	}{
-		{"lookup, validate, confirm", []call{counted(lookup), validate, validate}, 1},
-		{"suggest, lookup, validate, confirm, re-check", []call{counted(suggest), lookup, validate, validate, validate}, 1},
+		{"lookup, validate, confirm", []call{counted(lookup), validate, confirm}, 1},
+		{"validates of other addresses in one session each count",
+			[]call{counted(lookup), validate, counted(validate), counted(validate), counted(validate)}, 4},
+		{"a validate repeated without confirmation counts", []call{counted(suggest), lookup, validate, counted(validate)}, 2},
+		{"a confirmation right after a repeated validate", []call{counted(lookup), validate, counted(validate), confirm}, 2},
+		{"a re-check after the confirmation counts", []call{counted(suggest), lookup, validate, confirm, counted(validate)}, 2},
+		{"a repeated confirmation counts", []call{counted(lookup), validate, confirm, counted(confirm)}, 2},
+		{"no free confirmation after a confirming validate", []call{counted(lookup), confirm, counted(confirm)}, 2},
+		{"confirming every validate pays every validate", repeat(4, counted(confirm)), 4},
 		{"a lookup after the closing validate is a new address",
 			[]call{counted(lookup), validate, counted(lookup), validate}, 2},
 		{"a lookup after the confirmation is a new address",
-			[]call{counted(lookup), validate, validate, counted(suggest), validate, validate}, 2},
-		{"validate, confirm without earlier calls", []call{counted(validate), validate}, 1},
-		{"a confirmation after the idle time counts", []call{counted(lookup), validate, later(counted(validate))}, 2},
-		{"confirmations count toward the session's calls",
-			steps([]call{counted(lookup)}, repeat(SessionCalls-2, lookup), []call{validate, counted(validate), validate}), 2},
-		{"validates repeated for ever pay every SessionCalls calls",
-			steps([]call{counted(validate)}, repeat(SessionCalls-1, validate), []call{counted(validate)}, repeat(SessionCalls-1, validate), []call{counted(validate)}), 3},
+			[]call{counted(lookup), validate, confirm, counted(suggest), validate, confirm}, 2},
+		{"validate, confirm without earlier calls", []call{counted(validate), confirm}, 1},
+		{"a confirmation after the idle time counts", []call{counted(lookup), validate, later(counted(confirm))}, 2},
+		{"a confirmation after the session's calls counts",
+			steps([]call{counted(lookup)}, repeat(SessionCalls-2, lookup), []call{validate, counted(confirm)}), 2},
+		{"a refunded lookup gives back its place among the session's calls",
+			steps([]call{counted(lookup)}, repeat(SessionCalls-3, lookup), []call{refunded(lookup), validate, confirm}), 1},
+		{"a refunded confirmation leaves the confirmation free",
+			[]call{counted(lookup), validate, refunded(confirm), confirm}, 1},
 		{"a refunded confirmation does not reopen the session",
-			[]call{counted(lookup), validate, refunded(validate), counted(lookup)}, 2},
-		{"a refunded confirmation gives back its place among the session's calls",
-			steps([]call{counted(lookup)}, repeat(SessionCalls-4, lookup), []call{validate, validate, refunded(validate), validate, counted(validate)}), 2},
+			[]call{counted(lookup), validate, refunded(confirm), counted(lookup)}, 2},
 		{"a refunded counted validate leaves no free confirmation",
-			[]call{refunded(counted(validate)), counted(validate), validate}, 1},
+			[]call{refunded(counted(validate)), counted(confirm)}, 1},
+		{"a refunded second validate leaves the session closed",
+			[]call{counted(lookup), validate, refunded(counted(validate)), confirm}, 1},
 		{"a refunded lookup after the closing validate keeps the session closed",
-			[]call{counted(lookup), validate, refunded(counted(lookup)), validate}, 1},
+			[]call{counted(lookup), validate, refunded(counted(lookup)), confirm}, 1},
 		{"a refunded closing validate reopens the session, not a closed one",
-			[]call{counted(lookup), refunded(validate), lookup, validate, validate}, 1},
+			[]call{counted(lookup), refunded(validate), lookup, validate, confirm}, 1},
 	}
 	for _, mode := range []string{"local", "redis"} {
 		t.Run(mode, func(t *testing.T) {
@@ -289,7 +315,7 @@ func TestConfirmingValidate(t *testing.T) {
 					if c.wait {
 						time.Sleep(idle + 200*time.Millisecond)
 					}
-					r, err := m.Charge(ctx, Charge{Account: account, Quota: Unlimited, Call: c.call, Session: "checkout"})
+					r, err := m.Charge(ctx, chargeOf(account, c.call, "checkout"))
 					if err != nil {
 						t.Fatalf("%s: call %d: %v", tc.name, j, err)
 					}
@@ -421,10 +447,10 @@ func TestRedisOutage(t *testing.T) {
 	if d := time.Since(start); d > 150*time.Millisecond || !m.Degraded() {
 		t.Errorf("charges without Redis took %v (degraded %v)", d, m.Degraded())
 	}
-	if ok, _ := m.CountDaily(ctx, "key_t", 1, 1); !ok {
+	if ok, _, _ := m.CountDaily(ctx, "key_t", 1, 1); !ok {
 		t.Error("daily count without Redis")
 	}
-	if ok, _ := m.CountDaily(ctx, "key_t", 1, 1); ok {
+	if ok, _, _ := m.CountDaily(ctx, "key_t", 1, 1); ok {
 		t.Error("daily cap not kept locally")
 	}
 	time.Sleep(100 * time.Millisecond)
@@ -448,17 +474,17 @@ func TestDailyCap(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			m := modeMeter(t, mode)
 			// Calls that do not fit are refused and not counted: the batch of two after the
-			// first two leaves room for one more single call.
-			var got []bool
+			// first two leaves room for one more single call. What is left is told either way.
+			var got []string
 			for _, calls := range []int{1, 1, 2, 1, 1, 1} {
-				ok, wait := m.CountDaily(context.Background(), "key_x", 3, calls)
-				got = append(got, ok)
+				ok, left, wait := m.CountDaily(context.Background(), "key_x", 3, calls)
+				got = append(got, fmt.Sprintf("%v/%d", ok, left))
 				if wait <= 0 || wait > 24*time.Hour {
 					t.Errorf("wait %v", wait)
 				}
 			}
-			if fmt.Sprint(got) != "[true true false true false false]" {
-				t.Errorf("%v", got)
+			if want := "[true/2 true/1 false/1 true/0 false/0 false/0]"; fmt.Sprint(got) != want {
+				t.Errorf("%v, want %s", got, want)
 			}
 		})
 	}

@@ -148,15 +148,22 @@ func (l *Limiter) Policy() Policy { return l.policy }
 // subject's), with its tool calls. The repeat rule comes first and counts every identical
 // call, refused ones included, because a loop that keeps sending must keep being told to
 // stop; then the rate; then the daily cap, which is given back when it refuses so that a
-// refused batch does not eat the rest of the day. A request without tool calls (initialize,
-// tools/list) is allowed without touching the store.
+// refused batch does not eat the rest of the day.
+//
+// Calls that cost nothing (list_supported_countries) are free as the spec says, "not
+// counted": no rule counts them, the repeat rule included. Its arguments are always the
+// same, so counting its repeats per account would refuse the agent sessions of a busy
+// account, which start with that call, as soon as more than RepeatMax of them start within
+// RepeatWindow; the HTTP request rate the gateway applies to every request still bounds a
+// loop of them. A request without counted calls (initialize, tools/list, only free calls)
+// is allowed without touching the store.
 func (l *Limiter) Check(ctx context.Context, account string, calls []Call) (Decision, error) {
-	if len(calls) == 0 {
-		return Decision{Allowed: true}, nil
-	}
 	p := l.policy
 	cost := 0
 	for _, c := range calls {
+		if c.Cost <= 0 {
+			continue
+		}
 		n, err := l.store.Add(ctx, "agent:repeat:"+account+":"+c.Fingerprint, 1, p.RepeatWindow)
 		if err != nil {
 			return Decision{}, fmt.Errorf("agent repeat limit: %w", err)
@@ -164,7 +171,7 @@ func (l *Limiter) Check(ctx context.Context, account string, calls []Call) (Deci
 		if n > int64(p.RepeatMax) {
 			return Decision{Reason: ReasonRepeat, Message: repeatMessage(p)}, nil
 		}
-		cost += max(c.Cost, 0)
+		cost += c.Cost
 	}
 	if cost == 0 {
 		return Decision{Allowed: true}, nil
@@ -190,7 +197,8 @@ func (l *Limiter) Check(ctx context.Context, account string, calls []Call) (Deci
 			return Decision{}, fmt.Errorf("agent daily limit: %w", err)
 		}
 		wait := midnight.Sub(now)
-		return Decision{Reason: ReasonDaily, RetryAfter: wait, Message: dailyMessage(p)}, nil
+		left := max(int64(p.Daily)-(total-int64(cost)), 0)
+		return Decision{Reason: ReasonDaily, RetryAfter: wait, Message: dailyMessage(p, cost, int(left))}, nil
 	}
 	return Decision{Allowed: true, Cost: cost}, nil
 }
@@ -208,9 +216,24 @@ func rateMessage(p Policy, wait time.Duration) string {
 		p.Rate, period(p.Period), p.Burst, seconds(wait))
 }
 
-func dailyMessage(p Policy) string {
+// dailyMessage says how many calls are left, because "do not retry before midnight" is
+// wrong advice for a batch refused while a few calls remain.
+func dailyMessage(p Policy, calls, left int) string {
+	if left > 0 {
+		return fmt.Sprintf("Refused: these %d tool calls (a batch counts each address) would take this account past its %d "+
+			"tool calls for today (UTC); %s today. Calls for at most that many addresses may still pass; otherwise "+
+			"wait until 00:00 UTC, and until then accept addresses as given and verify them later.", calls, p.Daily, CallsLeft(left))
+	}
 	return fmt.Sprintf("Refused: this account has used its %d tool calls for today (UTC). "+
 		"Do not retry before 00:00 UTC; until then accept addresses as given and verify them later.", p.Daily)
+}
+
+// CallsLeft writes "1 call remains" or "n calls remain", for the refusals of daily caps.
+func CallsLeft(n int) string {
+	if n == 1 {
+		return "1 call remains"
+	}
+	return strconv.Itoa(n) + " calls remain"
 }
 
 // period writes "minute" for a minute and "60s"-style durations otherwise.

@@ -144,21 +144,59 @@ func TestBatchCountsItems(t *testing.T) {
 	}
 }
 
+// Free calls (cost 0: list_supported_countries, whose arguments are always {}) are not
+// counted by any rule: not the rate, not the day, and not the repeat rule, which would
+// otherwise refuse an account's agent sessions after five of them started in a minute. The
+// counted calls of the same request still are.
 func TestFreeCalls(t *testing.T) {
-	l, _, _ := newLimiter(Default, noon)
-	var s seq
-	for range 50 {
-		if d := mustCheck(t, l, "acct", s.call(0)); !d.Allowed || d.Cost != 0 {
-			t.Fatalf("free call refused: %+v", d)
-		}
+	free := Call{Fingerprint: "list_supported_countries:{}", Cost: 0}
+	counted := Call{Fingerprint: "verify:abc", Cost: 1}
+	for _, tc := range []struct {
+		name   string
+		req    []Call
+		times  int
+		refuse int    // the first refused request (1-based), 0 for none
+		reason Reason // why it is refused
+	}{
+		{name: "the same free call", req: []Call{free}, times: 50},
+		{name: "a request of only free calls", req: []Call{free, free, free, free, free, free}, times: 10},
+		{name: "a free call beside a repeated counted one", req: []Call{free, counted}, times: 6, refuse: 6, reason: ReasonRepeat},
+		{name: "free calls do not make a counted one a repeat", req: []Call{counted, free, free, free, free, free}, times: 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, _, m := newLimiter(Default, noon)
+			spent := 0
+			for i := range tc.times {
+				d := mustCheck(t, l, "acct", tc.req)
+				if i+1 == tc.refuse {
+					if d.Allowed || d.Reason != tc.reason {
+						t.Fatalf("request %d: %+v, want refused for %q", i+1, d, tc.reason)
+					}
+					continue
+				}
+				if !d.Allowed {
+					t.Fatalf("request %d refused: %+v", i+1, d)
+				}
+				spent += d.Cost
+			}
+			if spent == 0 && m.Len() != 0 {
+				t.Errorf("free calls left %d keys in the store", m.Len())
+			}
+			// The burst is whole but for the counted calls.
+			var s seq
+			for i := range Default.Burst - spent {
+				if d := mustCheck(t, l, "acct", s.call(1)); !d.Allowed {
+					t.Fatalf("call %d of the burst refused after free calls: %+v", i+1, d)
+				}
+			}
+			if d := mustCheck(t, l, "acct", s.call(1)); d.Reason != ReasonRate {
+				t.Errorf("call past the burst: %+v", d)
+			}
+		})
 	}
+	l, _, _ := newLimiter(Default, noon)
 	if d := mustCheck(t, l, "acct", nil); !d.Allowed {
 		t.Fatal("request without tool calls refused")
-	}
-	for range 20 {
-		if d := mustCheck(t, l, "acct", s.call(1)); !d.Allowed {
-			t.Fatal("free calls used up the burst")
-		}
 	}
 }
 
@@ -178,16 +216,24 @@ func TestDaily(t *testing.T) {
 	if d.Allowed || d.Reason != ReasonDaily || d.RetryAfter != time.Hour {
 		t.Fatalf("batch over the daily cap: %+v, want refused until midnight UTC", d)
 	}
-	if !strings.Contains(d.Message, "10000 tool calls for today") || !strings.Contains(d.Message, "00:00 UTC") {
-		t.Errorf("daily message: %q", d.Message)
+	if !strings.Contains(d.Message, "these 5 tool calls") || !strings.Contains(d.Message, "past its 10000 tool calls for today (UTC); 2 calls remain today") ||
+		strings.Contains(d.Message, "used its") {
+		t.Errorf("daily message with two calls left: %q", d.Message)
 	}
 	for range 2 {
 		if d := mustCheck(t, l, "acct", s.call(1)); !d.Allowed {
 			t.Fatalf("calls 9999 and 10000 refused: %+v", d)
 		}
 	}
-	if d := mustCheck(t, l, "acct", s.call(1)); d.Allowed || d.Reason != ReasonDaily {
-		t.Fatalf("call 10001: %+v", d)
+	for _, cost := range []int{1, 3} {
+		d := mustCheck(t, l, "acct", s.call(cost))
+		if d.Allowed || d.Reason != ReasonDaily {
+			t.Fatalf("%d calls past 10000: %+v", cost, d)
+		}
+		if !strings.Contains(d.Message, "has used its 10000 tool calls for today (UTC)") || !strings.Contains(d.Message, "Do not retry before 00:00 UTC") ||
+			strings.Contains(d.Message, "remain") {
+			t.Errorf("daily message with none left: %q", d.Message)
+		}
 	}
 	if d := mustCheck(t, l, "other", s.call(1)); !d.Allowed {
 		t.Fatal("another account is capped too")
@@ -195,6 +241,32 @@ func TestDaily(t *testing.T) {
 	c.Advance(time.Hour)
 	if d := mustCheck(t, l, "acct", s.call(1)); !d.Allowed {
 		t.Fatalf("refused on the next UTC day: %+v", d)
+	}
+}
+
+// The daily refusal says how many calls are left, in the form the test key's refusal
+// (gateway/agent) shares.
+func TestDailyMessage(t *testing.T) {
+	for _, tc := range []struct {
+		calls, left int
+		want, not   []string
+	}{
+		{1, 0, []string{"has used its 10000 tool calls", "Do not retry before 00:00 UTC"}, []string{"remain"}},
+		{100, 0, []string{"has used its 10000 tool calls", "Do not retry before 00:00 UTC"}, []string{"remain", "these 100"}},
+		{2, 1, []string{"these 2 tool calls", "past its 10000", "1 call remains today", "wait until 00:00 UTC"}, []string{"used its", "Do not retry"}},
+		{100, 99, []string{"these 100 tool calls", "99 calls remain today"}, []string{"used its", "Do not retry"}},
+	} {
+		msg := dailyMessage(Default, tc.calls, tc.left)
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%d calls, %d left: %q lacks %q", tc.calls, tc.left, msg, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(msg, n) {
+				t.Errorf("%d calls, %d left: %q says %q", tc.calls, tc.left, msg, n)
+			}
+		}
 	}
 }
 

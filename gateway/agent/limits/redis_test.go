@@ -99,13 +99,15 @@ func TestRedisLimiter(t *testing.T) {
 	if d := mustCheck(t, b, "acct", s.call(1)); d.Allowed || d.Reason != ReasonRate || d.RetryAfter < 59*time.Minute {
 		t.Errorf("21st call across two gateways: %+v", d)
 	}
-	same := []Call{{Fingerprint: "same", Cost: 0}}
+	// Repeats are recognised across gateways (on an account with budget left: a free call
+	// would not be counted at all).
+	same := []Call{{Fingerprint: "same", Cost: 1}}
 	for i := range 5 {
-		if d := mustCheck(t, []*Limiter{a, b}[i%2], "acct", same); !d.Allowed {
+		if d := mustCheck(t, []*Limiter{a, b}[i%2], "loop", same); !d.Allowed {
 			t.Fatalf("identical call %d refused", i+1)
 		}
 	}
-	if d := mustCheck(t, a, "acct", same); d.Allowed || d.Reason != ReasonRepeat {
+	if d := mustCheck(t, a, "loop", same); d.Allowed || d.Reason != ReasonRepeat {
 		t.Errorf("sixth identical call: %+v", d)
 	}
 	if n, err := rdb.Get(ctx, prefix+"agent:daily:acct:"+time.Now().UTC().Format(time.DateOnly)).Int(); err != nil || n != 20 {

@@ -186,21 +186,43 @@ func inspectCall(m message, mac hash.Hash) Call {
 	return c
 }
 
-// batchCost is the number of addresses, or one when the batch is empty, malformed or too
-// large, which the tool refuses without verifying anything.
+// batchCost is the number of addresses of a batch the server will verify, and one for a
+// batch it refuses without verifying anything. A batch is verified only when its arguments
+// pass the tool's input schema, and then the tool still refuses an empty batch or one over
+// MaxBatchItems; the schema fails the whole call for one bad item. So the rule is all or
+// one: the number of items when "addresses" is an array of 1 to MaxBatchItems objects that
+// each have the one required member, "id", as a string; otherwise one, like any other call
+// the server answers with an error (see inspectCall). Charging every item of a batch the
+// schema rejects would spend an agent's rate budget on calls that were never served.
+//
+// The schema's other rules (the types of the other members, the enums of lang and carrier,
+// no members it does not know) are not checked here: they would copy the worker's schema
+// into the gateway. A batch that breaks only those is charged its items against the agent
+// limits; the tool error it gets gives its verifications back (Extension.Unserved).
 func batchCost(args json.RawMessage) int {
 	var a map[string]json.RawMessage
 	if err := decode(args, &a); err != nil {
 		return 1
 	}
-	var items []json.RawMessage
+	var items []batchItem
 	if err := decode(a[BatchItemsArgument], &items); err != nil {
+		return 1 // not an array, or an item that is not an object
+	}
+	if n := len(items); n < 1 || n > MaxBatchItems {
 		return 1
 	}
-	if n := len(items); n >= 1 && n <= MaxBatchItems {
-		return n
+	for _, it := range items {
+		if len(it.ID) == 0 || it.ID[0] != '"' {
+			return 1 // no id (a null item has none either), or one that is not a string
+		}
 	}
-	return 1
+	return len(items)
+}
+
+// batchItem is the part of a batch item batchCost checks: the member the tool's schema
+// requires.
+type batchItem struct {
+	ID json.RawMessage `json:"id"`
 }
 
 // decode reads JSON exactly as the MCP SDK's server reads a request: with

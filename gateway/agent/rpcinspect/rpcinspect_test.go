@@ -96,6 +96,55 @@ func TestCosts(t *testing.T) {
 	}
 }
 
+// A batch is charged its items only when the tool's input schema lets it through to be
+// verified: "addresses" an array of 1 to 100 objects, each with the id the schema requires,
+// as a string. The schema fails the whole call for one bad item, so anything else is one
+// call, as any call the server answers with an error is.
+func TestBatchCost(t *testing.T) {
+	items := func(n int, item string) string {
+		return `{"addresses":[` + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + `]}`
+	}
+	good := `{"id":"o-1","address":"Achtergracht 1, 1381 BN Weesp"}`
+	for _, tc := range []struct {
+		name string
+		args string
+		cost int
+	}{
+		{"well-formed", items(100, good), 100},
+		{"one item", items(1, good), 1},
+		{"id only", items(3, `{"id":"x"}`), 3},
+		{"spaces around the id", items(2, `{ "id" : "x" , "zip":"1381 BN" }`), 2},
+		{"an id twice, the last a string", items(2, `{"id":7,"id":"x"}`), 2},
+		{"items without id", items(100, `{"address":"Achtergracht 1, 1381 BN Weesp"}`), 1},
+		{"one item without id", `{"addresses":[` + strings.Repeat(good+",", 99) + `{"zip":"1381 BN"}]}`, 1},
+		{"id in capitals, another member to the schema", items(10, `{"ID":"x"}`), 1},
+		{"numeric id", items(10, `{"id":7}`), 1},
+		{"null id", items(10, `{"id":null}`), 1},
+		{"object id", items(10, `{"id":{"x":"y"}}`), 1},
+		{"items that are strings", items(10, `"Achtergracht 1, 1381 BN Weesp"`), 1},
+		{"items that are null", items(10, `null`), 1},
+		{"items that are arrays", items(10, `["x"]`), 1},
+		{"one item null", `{"addresses":[` + strings.Repeat(good+",", 9) + `null]}`, 1},
+		{"over the maximum", items(101, good), 1},
+		{"empty", `{"addresses":[]}`, 1},
+		{"null addresses", `{"addresses":null}`, 1},
+		{"addresses an object", `{"addresses":{"id":"x"}}`, 1},
+		{"no addresses", `{"lang":"en"}`, 1},
+		{"arguments an array", `[` + good + `]`, 1},
+		{"no arguments", `null`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := Inspect([]byte(call(1, ToolVerifyBatch, tc.args)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(req.Calls) != 1 || req.Calls[0].Cost != tc.cost {
+				t.Errorf("calls %+v, want one costing %d", req.Calls, tc.cost)
+			}
+		})
+	}
+}
+
 func TestMalformed(t *testing.T) {
 	for _, body := range []string{"", "   ", "null", "42", `"x"`, "[]", "{", `[{"method":`, `{"method":1}`} {
 		if _, err := Inspect([]byte(body), nil); !errors.Is(err, ErrMalformed) {
