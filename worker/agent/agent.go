@@ -173,7 +173,7 @@ func (s *service) logCall(ctx context.Context, tool string, start time.Time, ite
 const instructions = `Adreswijzer checks postal addresses in the Netherlands (NL) and Belgium (BE) against the official open address registers: the Dutch BAG (Kadaster) and the Belgian BeST Address (FPS BOSA). Other countries are not checked.
 
 Which tool:
-- verify_address: one address a person gave you, free-form ("Achtergracht 1, 1381 BN Weesp") or in parts. Start here.
+- verify_address: one address a person gave you, free-form ("Achtergracht 1, 1381 BK Weesp") or in parts. Start here.
 - verify_addresses_batch: a list of up to 100 addresses, each with your own id; compact results in the same order.
 - lookup_address: you have a postcode and house number (plus the street in Belgium) and need every address at that number, e.g. to pick the right apartment addition (NL toevoeging) or box (BE bus/boîte).
 - suggest_address: you only have part of an address (a street being typed, a postcode); pick one suggestion, then check it with verify_address.

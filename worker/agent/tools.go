@@ -10,7 +10,7 @@ import (
 // AddressFields is one address as an agent may give it: free-form, or in the parts of a
 // checkout form.
 type AddressFields struct {
-	Address  string `json:"address,omitempty" jsonschema:"The whole address as one text, at most 500 characters, on one line with commas or on several lines, e.g. \"Achtergracht 1, 1381 BN Weesp\" or \"Rue du Pré aux Oies 134 bte 1\\n1130 Bruxelles\\nBelgique\". Give either this or the parts address1, zip, city."`
+	Address  string `json:"address,omitempty" jsonschema:"The whole address as one text, at most 500 characters, on one line with commas or on several lines, e.g. \"Achtergracht 1, 1381 BK Weesp\" or \"Rue du Pré aux Oies 134 bte 1\\n1130 Bruxelles\\nBelgique\". Give either this or the parts address1, zip, city."`
 	Address1 string `json:"address1,omitempty" jsonschema:"Street and house number with any letter or addition, e.g. \"Bloemendalerweg 51A-10\" or \"Stevens-de Waelplein 9\". At most 200 characters."`
 	Address2 string `json:"address2,omitempty" jsonschema:"Apartment or box when it is a separate field: the Dutch toevoeging (\"2 hoog\", \"ben\") or the Belgian box (\"bus 2\", \"bte 1\"). At most 200 characters."`
 	Zip      string `json:"zip,omitempty" jsonschema:"Postcode: Dutch \"1234 AB\", Belgian \"1234\". At most 200 characters."`
@@ -173,7 +173,7 @@ func (s *service) addTools(srv *mcp.Server) {
 		Name:        ToolVerify,
 		Annotations: readOnly("Verify an address (NL, BE)"),
 		Description: `Check one Dutch or Belgian address against the official register (BAG for NL, BeST Address for BE) and get the register's version of it.
-Give either "address", the whole address as text (e.g. "Achtergracht 1, 1381 BN Weesp", or several lines; at most 500 characters), or the parts address1 (street and number), address2 (apartment/box), zip and city. countryCode is optional: without it the country is detected from the postcode, a country word or a place the registers know; when a bare Belgian-looking postcode could also be Dutch and nothing else tells, the result has status "ambiguous" with issue COUNTRY_AMBIGUOUS: ask the person which country and call again with countryCode. Text with nothing Dutch or Belgian in it comes back invalid with countryCode null and what is missing (FORMAT_INVALID on zip, MISSING_HOUSE_NUMBER).
+Give either "address", the whole address as text (e.g. "Achtergracht 1, 1381 BK Weesp", or several lines; at most 500 characters), or the parts address1 (street and number), address2 (apartment/box), zip and city. countryCode is optional: without it the country is detected from the postcode, a country word or a place the registers know; when a bare Belgian-looking postcode could also be Dutch and nothing else tells, the result has status "ambiguous" with issue COUNTRY_AMBIGUOUS: ask the person which country and call again with countryCode. Text with nothing Dutch or Belgian in it comes back invalid with countryCode null and what is missing (FORMAT_INVALID on zip, MISSING_HOUSE_NUMBER).
 Result: status (valid / corrected / ambiguous / invalid), normalized fields and formatted postal lines when one address matched, suggestions when several fit, issues with codes and messages, nextStep, confidence, blocking (advice only), and meta naming the register and dataset version.
 Do not call again with the same arguments: the answer will not change. If the tool says the register is unavailable, accept the address as given and verify it later.`,
 		InputSchema: schemaFor[VerifyInput](func(p map[string]*jsonschema.Schema) {

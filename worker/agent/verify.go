@@ -84,7 +84,7 @@ func buildRequest(a AddressFields, lang, carrier string, known placeKnown) (adre
 	case free && parts:
 		return adreswijzer.ValidateRequest{}, badInput("Give either address (the whole address as text) or the parts address1, address2, zip and city, not both.")
 	case !free && !parts:
-		return adreswijzer.ValidateRequest{}, badInput(`The address is missing: give address (e.g. "Achtergracht 1, 1381 BN Weesp") or the parts address1 and zip (and city).`)
+		return adreswijzer.ValidateRequest{}, badInput(`The address is missing: give address (e.g. "Achtergracht 1, 1381 BK Weesp") or the parts address1 and zip (and city).`)
 	case utf8.RuneCountInString(a.Address) > adreswijzer.MaxFreeFormLength:
 		return adreswijzer.ValidateRequest{}, badInput(fmt.Sprintf("address is longer than %d characters. Send only the postal address (street and number, postcode, city, country), or use the parts address1, zip and city.", adreswijzer.MaxFreeFormLength))
 	}
