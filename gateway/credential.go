@@ -21,20 +21,31 @@ var urlCredentialParams = map[string]bool{
 }
 
 // credentialInURL reports a credential in the URL: user info, a credential parameter, or
-// any parameter value shaped like one of our keys or a JWT.
+// a parameter name or value, or a segment of the path, shaped like one of our keys or a
+// JWT, wherever a client library or a typo put it.
 func credentialInURL(u *url.URL, q *query.Values) bool {
 	if u.User != nil {
 		return true
 	}
 	for _, p := range q.All() {
-		if credentialParam(p.Key) {
+		if credentialParam(p.Key) || credentialShaped(p.Key) || credentialShaped(p.Value) {
 			return true
 		}
-		if _, ok := keys.Recognise(p.Value); ok || platform.LooksLikeJWT(p.Value) {
+	}
+	for rest := u.Path; rest != ""; {
+		var seg string
+		seg, rest, _ = strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+		if credentialShaped(seg) {
 			return true
 		}
 	}
 	return false
+}
+
+// credentialShaped reports whether s is one of our keys or a JWT.
+func credentialShaped(s string) bool {
+	_, ok := keys.Recognise(s)
+	return ok || platform.LooksLikeJWT(s)
 }
 
 // credentialParam reports whether k is one of urlCredentialParams in any case, as

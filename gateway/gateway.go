@@ -4,12 +4,13 @@
 // and carries decisions out; everything here can be tested and benchmarked without Caddy.
 //
 // The order of checks follows the spec's status table and keeps the cheap and the
-// credential-independent checks first: endpoint (404), the extensions' screening (a document
-// they serve themselves; Host and Origin of the agent interface, 403), credential in URL
-// (401), credential (401), origin of a publishable key (403), endpoint allowed for the
-// credential kind (403), scope (403), body (413, 400), sessionId (422), rate (429
-// RATE_LIMITED), daily cap of test keys (429 DAILY_CAP_REACHED), monthly quota (429
-// QUOTA_EXCEEDED), then the extensions' checks. Nothing refused here is counted.
+// credential-independent checks first: endpoint (404, unless a credential is in the URL),
+// the extensions' screening (a document they serve themselves; Host and Origin of the agent
+// interface, 403), credential in URL (401), credential (401), origin of a publishable key
+// (403), endpoint allowed for the credential kind (403), scope (403), body (413, 400),
+// sessionId (422), rate (429 RATE_LIMITED), daily cap of test keys (429
+// DAILY_CAP_REACHED), monthly quota (429 QUOTA_EXCEEDED), then the extensions' checks.
+// Nothing refused here is counted.
 package gateway
 
 import (
@@ -254,7 +255,12 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	route, country := Classify(r.Method, r.URL.Path)
 	d := &Decision{Route: route, Country: country}
 	origin := r.Header.Get("Origin")
-	if route == RouteNotFound {
+	var params query.Values // parsed once: every check below reads it
+	params.Parse(r.URL.RawQuery)
+	// A path that is no endpoint is 404, unless a key was pasted into it: that is as
+	// exposed as one in the query, and its caller must hear why the call failed.
+	inURL := credentialInURL(r.URL, &params)
+	if route == RouteNotFound && !inURL {
 		return d, apierr.NotFound()
 	}
 	for _, x := range g.Extensions {
@@ -264,9 +270,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 			}
 		}
 	}
-	var params query.Values // parsed once: every check below reads it
-	params.Parse(r.URL.RawQuery)
-	if credentialInURL(r.URL, &params) {
+	if inURL {
 		d.Origin = corsOrigin(origin)
 		return d, apierr.CredentialInURL()
 	}

@@ -59,13 +59,17 @@ func TestClassify(t *testing.T) {
 func TestCredentialInURL(t *testing.T) {
 	secret := "aw_live_" + string(bytes.Repeat([]byte("a"), 43))
 	for raw, want := range map[string]bool{
-		"/v1/nl/lookup?postcode=1381CS&number=16":          false,
-		"/v1/nl/lookup?postcode=1381CS&API_KEY=x":          true,
-		"/v1/nl/lookup?access_token=x":                     true,
-		"/v1/nl/lookup?q=" + secret:                        true,
-		"/v1/nl/lookup?q=eyJhbGciOiJIUzI1NiJ9.eyJ9.sig":    true,
-		"/v1/suggest?country=nl&q=aw_street":               false,
-		"http://u:p@gw.example/v1/nl/lookup?postcode=1381": true,
+		"/v1/nl/lookup?postcode=1381CS&number=16":           false,
+		"/v1/nl/lookup?postcode=1381CS&API_KEY=x":           true,
+		"/v1/nl/lookup?access_token=x":                      true,
+		"/v1/nl/lookup?q=" + secret:                         true,
+		"/v1/nl/lookup?q=eyJhbGciOiJIUzI1NiJ9.eyJ9.sig":     true,
+		"/v1/suggest?country=nl&q=aw_street":                false,
+		"/v1/nl/lookup?postcode=1381CS&" + secret + "=1":    true,
+		"/v1/nl/lookup/" + secret:                           true,
+		"/" + secret + "/v1/nl/lookup":                      true,
+		"/v1/be/lookup?street=Rue+du+17+d%C3%A9cembre+1944": false,
+		"http://u:p@gw.example/v1/nl/lookup?postcode=1381":  true,
 	} {
 		u, err := url.Parse(raw)
 		if err != nil {
@@ -75,6 +79,29 @@ func TestCredentialInURL(t *testing.T) {
 		q.Parse(u.RawQuery)
 		if got := credentialInURL(u, &q); got != want {
 			t.Errorf("%s: %v", raw, got)
+		}
+	}
+}
+
+// A key pasted into a path that is no endpoint is refused as a credential in the URL, not
+// answered 404 as if nothing had happened.
+func TestCredentialInPath(t *testing.T) {
+	f := newFixture(t, Config{})
+	ctx := context.Background()
+	secret := f.secrets[keys.Live]
+	for path, want := range map[string]int{
+		"/v1/nl/lookup/" + secret:                         http.StatusUnauthorized,
+		"/v1/nl/lookup?postcode=1381CS&" + secret + "=1":  http.StatusUnauthorized,
+		"/v1/nl/lookup/extra":                             http.StatusNotFound,
+		"/v1/nl/lookup?postcode=1381CS&number=16&lang=xx": 0,
+	} {
+		_, e := f.g.Decide(ctx, f.request("GET", path, secret, "", nil), "")
+		got := 0
+		if e != nil {
+			got = e.Status
+		}
+		if got != want {
+			t.Errorf("%s: %d, want %d", strings.Replace(path, secret, "KEY", 1), got, want)
 		}
 	}
 }
