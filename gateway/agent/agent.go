@@ -314,7 +314,8 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 	if dec.Allowed && counted > 0 {
 		if ok, left, wait := x.gw.CountDaily(ctx, d, counted); !ok {
 			dec = limits.Decision{Reason: limits.ReasonDaily, RetryAfter: wait,
-				Message: testCapMessage(x.gw.TestDailyCap(), counted, left)}
+				Message: limits.CapMessage("this test key", x.gw.TestDailyCap(), counted, left,
+					"use a live key, or accept addresses as given and verify them later")}
 		}
 	}
 	if dec.Allowed {
@@ -398,18 +399,6 @@ func answered(req rpcinspect.Request) int {
 // key's daily cap: an agent's initialize, tools/list and free list_supported_countries do
 // not use it up, and a batch counts its items.
 func (x *Extension) CountsCalls(route gateway.Route) bool { return route == gateway.RouteAgent }
-
-// testCapMessage tells the model why a test key's tool calls were refused, how many are
-// left today, and what to do.
-func testCapMessage(limit, calls, left int) string {
-	if left > 0 {
-		return fmt.Sprintf("Refused: these %d tool calls (a batch counts each address) would take this test key past its %d "+
-			"tool calls for today (UTC); %s today. Calls for at most that many addresses may still pass; otherwise wait "+
-			"until 00:00 UTC, use a live key, or accept addresses as given and verify them later.", calls, limit, limits.CallsLeft(left))
-	}
-	return fmt.Sprintf("Refused: this test key has used its %d tool calls for today (UTC). "+
-		"Do not retry before 00:00 UTC; use a live key, or accept addresses as given and verify them later.", limit)
-}
 
 // refusalCode names a refusal in the gateway's terms, for logs and tests; the agent reads the
 // tool result.

@@ -216,20 +216,27 @@ func rateMessage(p Policy, wait time.Duration) string {
 		p.Rate, period(p.Period), p.Burst, seconds(wait))
 }
 
-// dailyMessage says how many calls are left, because "do not retry before midnight" is
-// wrong advice for a batch refused while a few calls remain.
+// dailyMessage is the refusal of an account's daily cap.
 func dailyMessage(p Policy, calls, left int) string {
-	if left > 0 {
-		return fmt.Sprintf("Refused: these %d tool calls (a batch counts each address) would take this account past its %d "+
-			"tool calls for today (UTC); %s today. Calls for at most that many addresses may still pass; otherwise "+
-			"wait until 00:00 UTC, and until then accept addresses as given and verify them later.", calls, p.Daily, CallsLeft(left))
-	}
-	return fmt.Sprintf("Refused: this account has used its %d tool calls for today (UTC). "+
-		"Do not retry before 00:00 UTC; until then accept addresses as given and verify them later.", p.Daily)
+	return CapMessage("this account", p.Daily, calls, left, "until then accept addresses as given and verify them later")
 }
 
-// CallsLeft writes "1 call remains" or "n calls remain", for the refusals of daily caps.
-func CallsLeft(n int) string {
+// CapMessage is the refusal of calls past a daily cap of limit calls, of an account or of a
+// test key (who names it), with what is left of the day: "do not retry before midnight" is
+// wrong advice for a batch refused while a few calls remain, and "fewer may pass" is wrong
+// when none does. advice is what to do instead of waiting.
+func CapMessage(who string, limit, calls, left int, advice string) string {
+	if left > 0 {
+		return fmt.Sprintf("Refused: these %d tool calls (a batch counts each address) would take %s past its %d "+
+			"tool calls for today (UTC); %s today. Calls for at most that many addresses may still pass; otherwise "+
+			"wait until 00:00 UTC; %s.", calls, who, limit, callsLeft(left), advice)
+	}
+	return fmt.Sprintf("Refused: %s has used its %d tool calls for today (UTC). Do not retry before 00:00 UTC; %s.",
+		who, limit, advice)
+}
+
+// callsLeft writes "1 call remains" or "n calls remain".
+func callsLeft(n int) string {
 	if n == 1 {
 		return "1 call remains"
 	}
