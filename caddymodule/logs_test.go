@@ -46,32 +46,6 @@ func brokenWorker(t *testing.T, saw func(http.Header)) *httptest.Server {
 	return srv
 }
 
-// sendRaw sends a request to the gateway as a client that may see it break off, and returns
-// the answer read in full, or the error that ended it.
-func (g *gw) sendRaw(method, path, key, body string, headers map[string]string) (answer, error) {
-	g.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	hr, err := http.NewRequest(method, g.base+path, rd)
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	hr.Header.Set("Authorization", "Bearer "+g.secrets[key])
-	hr.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		hr.Header.Set(k, v)
-	}
-	resp, err := g.client.Do(hr)
-	if err != nil {
-		return answer{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return answer{status: resp.StatusCode, header: resp.Header, body: b}, err
-}
-
 // waitBroken waits until reverse_proxy has logged n broken answers, and returns the log.
 func (g *gw) waitBroken(n int) string {
 	g.t.Helper()
@@ -88,6 +62,14 @@ func (g *gw) waitBroken(n int) string {
 		g.t.Errorf("reverse_proxy logged %d broken answers, want %d: the test did not do what it says\n%s", got, n, log)
 	}
 	return log
+}
+
+// bodyOf is a request body, nil for none.
+func bodyOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
 }
 
 // typedInLog fails for every log line that carries one of typed, the house number typed
@@ -135,10 +117,8 @@ func TestNoQueryInLogs(t *testing.T) {
 			`{"countryCode":"NL","address1":"Kerkstraat 4321","zip":"9999 ZZ","city":"Nergenshuizen"}`},
 	}
 	for _, c := range calls {
-		a, err := g.sendRaw(c.method, c.path, "live", c.body, nil)
-		if err != nil || a.status != http.StatusServiceUnavailable || a.errorCode() != adreswijzer.ErrServiceUnavailable {
-			t.Errorf("%s %s whose answer broke off: %d %s, %v; want 503 SERVICE_UNAVAILABLE", c.method, c.path, a.status, a.body, err)
-		}
+		a := g.do(req{method: c.method, path: c.path, key: "live", body: bodyOf(c.body)})
+		expect(t, c.method+" "+c.path+" whose answer broke off", a, http.StatusServiceUnavailable, adreswijzer.ErrServiceUnavailable)
 	}
 
 	// A handler after the gateway's failed: the caller gets the spec's shape.
@@ -179,9 +159,8 @@ func TestNoRefererInLogs(t *testing.T) {
 		{http.MethodPost, "/v1/validate", string(validateBody(""))},
 	}
 	for _, c := range calls {
-		if a, err := g.sendRaw(c.method, c.path, "live", c.body, headers); err != nil || a.status != http.StatusServiceUnavailable {
-			t.Errorf("%s %s whose answer broke off: %d, %v; want 503", c.method, c.path, a.status, err)
-		}
+		a := g.do(req{method: c.method, path: c.path, key: "live", body: bodyOf(c.body), headers: headers})
+		expect(t, c.method+" "+c.path+" whose answer broke off", a, http.StatusServiceUnavailable, adreswijzer.ErrServiceUnavailable)
 	}
 	typedInLog(t, g.waitBroken(len(calls)), []string{"Zwanenburgwal", "9999ZZ", "Nergenshuizen", "Kerkstraat", "shop.example/checkout"})
 	mu.Lock()
