@@ -50,14 +50,14 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	// copies, not one they misspell, and a looser match would turn "Hugo de Grootlaan 16 1"
 	// (number 16, toevoeging 1) into number 1 of a "Hugo de Grootlaan 16" that is only
 	// similar to the street.
-	for _, other := range otherReadings(line, r) {
-		if out.match != nil {
-			break
-		}
-		alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
-		alt.parse(other)
-		if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
-			v, out = alt, altOut
+	if out.match == nil { // built only then: most addresses are found by the first reading
+		for _, other := range otherReadings(line, r) {
+			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
+			alt.parse(other)
+			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
+				v, out = alt, altOut
+				break
+			}
 		}
 	}
 	return v.answer(out), nil
@@ -75,7 +75,7 @@ func otherReadings(line adreswijzer.AddressLine, r adreswijzer.ValidateRequest) 
 		out = append(out, *line.Alt)
 	}
 	if line.HasNumber && !line.PoBox && r.Address2 != nil && strings.TrimSpace(*r.Address2) != "" {
-		out = append(out, adreswijzer.AddressLine{Street: strings.Join(strings.Fields(strings.ToValidUTF8(r.Address1, "\uFFFD")), " ")})
+		out = append(out, adreswijzer.AddressLine{Street: collapseSpaces(strings.ToValidUTF8(r.Address1, "\uFFFD"))})
 	}
 	return out
 }
