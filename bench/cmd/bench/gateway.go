@@ -12,6 +12,9 @@ import (
 // gatewayPorts are the sites of the one gateway process the gateway loads use.
 type gatewayPorts struct {
 	static, proxy, cached, uncached int
+	// The two halves of the uncached load, each against the proxy baseline: the gateway's
+	// policy in front of the trivial handler, and Caddy alone in front of the worker.
+	policyTrivial, proxyWorker int
 }
 
 // caddyfile configures bin/gateway with the two baselines and the two ways a lookup goes
@@ -67,7 +70,20 @@ http://127.0.0.1:%d {
 	bind 127.0.0.1
 %s	reverse_proxy 127.0.0.1:%d
 }
-`, p.static, fixedBody, p.proxy, trivial, p.cached, policy("# the default answer cache"), worker, p.uncached, policy("cache off"), worker)
+
+# The gateway without the cache in front of the trivial handler: what the policy costs.
+http://127.0.0.1:%d {
+	bind 127.0.0.1
+%s	reverse_proxy 127.0.0.1:%d
+}
+
+# Caddy alone in front of the worker: what the worker's lookup costs behind the hop.
+http://127.0.0.1:%d {
+	bind 127.0.0.1
+	reverse_proxy 127.0.0.1:%d
+}
+`, p.static, fixedBody, p.proxy, trivial, p.cached, policy("# the default answer cache"), worker, p.uncached, policy("cache off"), worker,
+		p.policyTrivial, policy("cache off"), trivial, p.proxyWorker, worker)
 	return b.String()
 }
 

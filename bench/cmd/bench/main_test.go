@@ -156,6 +156,8 @@ func TestQuickRun(t *testing.T) {
 		"gateway → worker, cached lookup":      "Caddy static respond",
 		"Caddy → trivial handler":              "",
 		"gateway → worker, uncached lookup":    "Caddy → trivial handler",
+		"gateway policy → trivial handler":     "Caddy → trivial handler",
+		"Caddy → worker, lookup":               "Caddy → trivial handler",
 		"pgbench -S point select":              "",
 		"worker on Postgres, lookup, no cache": "pgbench -S point select",
 	} {

@@ -660,11 +660,11 @@ func (b *benchRun) workerMemory(metrics string, pid int, ready float64) error {
 // gatewayLoads puts the gateway in front of the worker and the trivial handler that the
 // worker loads started.
 func (b *benchRun) gatewayLoads(ctx context.Context) error {
-	ps, err := freePorts(4)
+	ps, err := freePorts(6)
 	if err != nil {
 		return err
 	}
-	p := gatewayPorts{static: ps[0], proxy: ps[1], cached: ps[2], uncached: ps[3]}
+	p := gatewayPorts{static: ps[0], proxy: ps[1], cached: ps[2], uncached: ps[3], policyTrivial: ps[4], proxyWorker: ps[5]}
 	secret, err := createKey(ctx, b.cfg, b.work)
 	if err != nil {
 		return err
@@ -744,6 +744,32 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 		uncached.Load.AtLeast(0.8)
 		b.rep.Loads = append(b.rep.Loads, cached.Base, cached.Load, uncached.Base, uncached.Load)
 	}
+	return b.uncachedHalves(ctx, url, p, secret, gw, wk, tv)
+}
+
+// uncachedHalves splits the uncached load, at the middle concurrency, into what the
+// gateway's policy adds to Caddy's proxy hop (in front of the trivial handler) and what the
+// worker's lookup adds to it (behind Caddy alone), each against the proxy baseline measured
+// in turn with it. They carry no target of their own: they say which half a miss of the
+// uncached target comes from.
+func (b *benchRun) uncachedHalves(ctx context.Context, url func(int) string, p gatewayPorts, secret string, gw, wk, tv int) error {
+	c := b.cfg.conns[len(b.cfg.conns)/2]
+	proxyBase := func() (measure.LoadRow, error) {
+		return b.load.wrk(ctx, "gateway", "Caddy → trivial handler", c, url(p.proxy), keysLookup, "", measure.StaticPIDs(gw, tv))
+	}
+	policy, err := b.inTurn(func() (measure.LoadRow, error) {
+		return b.load.wrk(ctx, "gateway", "gateway policy → trivial handler", c, url(p.policyTrivial), keysLookup, secret, measure.StaticPIDs(gw, tv))
+	}, proxyBase)
+	if err != nil {
+		return err
+	}
+	worker, err := b.inTurn(func() (measure.LoadRow, error) {
+		return b.load.wrk(ctx, "gateway", "Caddy → worker, lookup", c, url(p.proxyWorker), keysLookup, "", measure.StaticPIDs(gw, wk))
+	}, proxyBase)
+	if err != nil {
+		return err
+	}
+	b.rep.Loads = append(b.rep.Loads, policy.Base, policy.Load, worker.Base, worker.Load)
 	return nil
 }
 
