@@ -148,11 +148,13 @@ func TestAgentOAuth(t *testing.T) {
 		if err != nil || len(chs) != 1 || chs[0].Params["resource_metadata"] != metadataURL {
 			t.Errorf("the SDK's client does not read the challenge: %v %+v", err, chs)
 		}
-		// An unknown API key and a credential in the URL get the same pointer.
+		// An unknown API key gets the same pointer, saying that the key it sent was refused
+		// (RFC 6750 invalid_token); a credential in the URL, which was not read as one, the
+		// plain pointer.
 		a = g.do(req{path: "/mcp", auth: "Bearer aw_live_" + strings.Repeat("Z", 43), body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)})
 		expect(t, "unknown key", a, 401, adreswijzer.ErrUnauthorized)
-		if a.header.Get("WWW-Authenticate") != want {
-			t.Errorf("unknown key: challenge %q", a.header.Get("WWW-Authenticate"))
+		if refused := fmt.Sprintf(`Bearer error="invalid_token", resource_metadata=%q, scope="address:verify"`, metadataURL); a.header.Get("WWW-Authenticate") != refused {
+			t.Errorf("unknown key: challenge %q, want %q", a.header.Get("WWW-Authenticate"), refused)
 		}
 		a = g.do(req{path: "/mcp?access_token=x", key: "live", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)})
 		expect(t, "token in URL", a, 401, adreswijzer.ErrUnauthorized)

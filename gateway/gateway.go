@@ -197,8 +197,14 @@ type Decision struct {
 	// Challenge, set by an extension's Screen, is the WWW-Authenticate of every 401 of this
 	// request that does not bring its own (the agent interface points to its OAuth metadata).
 	Challenge string
+	// RefusedChallenge, set with Challenge, replaces it when the request did carry a bearer
+	// credential that was refused (an unknown or revoked key): RFC 6750 asks for
+	// error="invalid_token" then, so that a client knows to get a new one rather than
+	// retry the one it has.
+	RefusedChallenge string
 
-	receipts []charge
+	receipts    []charge
+	credRefused bool // a bearer credential was presented and refused
 	// own holds what Principal, Cache and receipts point to on an ordinary call (an API key,
 	// a cacheable lookup, one charge), so that deciding it costs one allocation and not four.
 	own struct {
@@ -247,6 +253,9 @@ func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) 
 	d, e := g.decide(ctx, r, clientIP)
 	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" {
 		e.Challenge = d.Challenge
+		if d.credRefused && d.RefusedChallenge != "" {
+			e.Challenge = d.RefusedChallenge
+		}
 	}
 	return d, e
 }
@@ -298,6 +307,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	p, e := g.authenticate(ctx, r, route, cred, &d.own.principal)
 	if e != nil {
 		d.Origin = corsOrigin(origin)
+		d.credRefused = true
 		return d, e
 	}
 	r.Header.Del("Authorization")

@@ -200,6 +200,7 @@ func (x *Extension) Screen(r *http.Request, d *gateway.Decision) *apierr.Error {
 		return nil
 	}
 	d.Challenge = oauth.Challenge(x.metadataURL)
+	d.RefusedChallenge = oauth.ChallengeFor(x.metadataURL, oauth.ErrInvalidToken)
 	if !x.hostAllowed(r.Host) {
 		return apierr.ForeignHost()
 	}
