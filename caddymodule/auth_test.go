@@ -206,37 +206,44 @@ func TestForwarded(t *testing.T) {
 }
 
 // The request's deadline covers its body: a validate whose body does not arrive (headers
-// promising 500 bytes, 15 sent) is answered 400 BAD_REQUEST within the deadline, not after
-// the server's read timeout, and never reaches the worker or the count.
+// promising 500 bytes, 15 sent; or a chunk of 15 bytes and no end) is answered 400
+// BAD_REQUEST within the deadline, not after the server's read timeout, and never reaches
+// the worker or the count.
 func TestSlowBody(t *testing.T) {
 	fake := gatewaytest.NewWorker(t)
 	g := startGateway(t, gatewayConfig{upstream: fake.URL, keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-slow"}}})
 	host := strings.TrimPrefix(g.base, "http://")
-	c, err := net.DialTimeout("tcp", host, time.Second)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ name, framing, body string }{
+		{"length", "Content-Length: 500", `{"countryCode":`},
+		{"chunked", "Transfer-Encoding: chunked", "f\r\n" + `{"countryCode":` + "\r\n"},
+	} {
+		conn, err := net.DialTimeout("tcp", host, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		start := time.Now()
+		if _, err := fmt.Fprintf(conn, "POST /v1/validate HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n%s\r\n\r\n%s",
+			host, g.secrets["live"], c.framing, c.body); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		took := time.Since(start)
+		var e adreswijzer.ErrorResponse
+		if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != http.StatusBadRequest ||
+			e.Error.Code != adreswijzer.ErrBadRequest || !strings.Contains(e.Error.Message, "in time") {
+			t.Errorf("slow body, %s: %d %+v (%v)", c.name, resp.StatusCode, e, err)
+		}
+		resp.Body.Close()
+		if took > 1500*time.Millisecond {
+			t.Errorf("slow body, %s: answered after %v, want within the 1 s deadline", c.name, took)
+		}
+		t.Logf("slow body, %s: %d after %v", c.name, resp.StatusCode, took)
 	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	start := time.Now()
-	if _, err := fmt.Fprintf(c, "POST /v1/validate HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"countryCode\":", host, g.secrets["live"]); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	took := time.Since(start)
-	var e adreswijzer.ErrorResponse
-	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != http.StatusBadRequest ||
-		e.Error.Code != adreswijzer.ErrBadRequest || !strings.Contains(e.Error.Message, "in time") {
-		t.Errorf("slow body: %d %+v (%v)", resp.StatusCode, e, err)
-	}
-	if took > 1500*time.Millisecond {
-		t.Errorf("slow body answered after %v, want within the 1 s deadline", took)
-	}
-	t.Logf("slow body: %d after %v", resp.StatusCode, took)
 	if fake.Calls("/v1/validate") != 0 {
 		t.Error("a request without its body reached the worker")
 	}

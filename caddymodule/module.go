@@ -380,8 +380,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// request until the server's read timeout. The read deadline is lifted once the body is
 	// in: while it stands, its passing under net/http's background read would cancel the
 	// request's context as if the caller had left.
+	// Caddy wraps every request's body, even a GET's absent one, so it is the length that
+	// says whether one comes (-1: chunked, of unknown length).
 	var rc *http.ResponseController
-	if r.Body != nil && r.Body != http.NoBody {
+	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
 		deadline, _ := ctx.Deadline()
 		if rc = http.NewResponseController(w); rc.SetReadDeadline(deadline) != nil {
 			rc = nil
