@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/carrier"
@@ -49,11 +50,13 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	// street named as typed: a street whose name ends in a number is a name the customer
 	// copies, not one they misspell, and a looser match would turn "Hugo de Grootlaan 16 1"
 	// (number 16, toevoeging 1) into number 1 of a "Hugo de Grootlaan 16" that is only
-	// similar to the street.
-	if out.match == nil { // built only then: most addresses are found by the first reading
-		for _, other := range otherReadings(line, r) {
-			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
-			alt.parse(other)
+	// similar to the street. They are tried when the first reading found nothing, or found
+	// the address only by correcting the street (a Dutch postcode and number find it
+	// whatever street line was read).
+	if out.match == nil || out.streetHit == nil || out.streetHit.level < levelCanon { // most addresses are found by the first reading, street as typed
+		for _, other := range otherReadings(c, line, r) {
+			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r}
+			alt.parse(other.line)
 			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
 				v, out = alt, altOut
 				break
@@ -69,15 +72,44 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 //   - "Rue du 17 Décembre 1944" with "3" in address2: the whole line is the street, and the
 //     house number is in address2. The parser reads a trailing number as the house number;
 //     only the register can tell that it belongs to the name.
-func otherReadings(line adreswijzer.AddressLine, r adreswijzer.ValidateRequest) []adreswijzer.AddressLine {
-	var out []adreswijzer.AddressLine
+//   - "Dam" in address1 and "12 Ree" in address2, read as number 12 with toevoeging REE
+//     after the street Dam (as "16 bov" is), may instead be a company name above the street
+//     line "12 Ree": address2 as the line, address1 aside.
+func otherReadings(c adreswijzer.Country, line adreswijzer.AddressLine, r adreswijzer.ValidateRequest) []reading {
+	var out []reading
 	if line.Alt != nil {
-		out = append(out, *line.Alt)
+		out = append(out, reading{*line.Alt, r})
 	}
-	if line.HasNumber && !line.PoBox && r.Address2 != nil && strings.TrimSpace(*r.Address2) != "" {
-		out = append(out, adreswijzer.AddressLine{Street: collapseSpaces(strings.ToValidUTF8(r.Address1, "\uFFFD"))})
+	addr2 := ""
+	if r.Address2 != nil {
+		addr2 = strings.TrimSpace(*r.Address2)
+	}
+	switch {
+	case addr2 == "" || line.PoBox:
+	case line.HasNumber:
+		out = append(out, reading{adreswijzer.AddressLine{Street: collapseSpaces(strings.ToValidUTF8(r.Address1, "\uFFFD"))}, r})
+	default:
+		if l2 := adreswijzer.ParseAddressLine(c, addr2); l2.HasNumber && additionLike(l2.Street) {
+			only := r
+			only.Address2 = nil
+			out = append(out, reading{l2, only})
+		}
 	}
 	return out
+}
+
+// reading is one way to read a request: its street line, and the request with what that
+// line took out of it.
+type reading struct {
+	line adreswijzer.AddressLine
+	r    adreswijzer.ValidateRequest
+}
+
+// additionLike reports whether what follows a house number may be its toevoeging rather
+// than a street: one word of at most four characters, the most a BAG huisnummertoevoeging
+// has.
+func additionLike(s string) bool {
+	return s != "" && utf8.RuneCountInString(s) <= 4 && !strings.ContainsAny(s, " \t")
 }
 
 func unsupportedCountry(r adreswijzer.ValidateRequest) adreswijzer.ValidateResponse {
@@ -142,10 +174,14 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	v.unitField = adreswijzer.FieldAddress1
 	if !v.line.HasNumber && !v.line.PoBox && strings.TrimSpace(addr2) != "" {
 		// The street line may be in address2 (a company name in address1), or address2 may
-		// hold just the house number.
-		if l2 := adreswijzer.ParseAddressLine(v.c, addr2); l2.HasNumber && l2.Street != "" {
+		// hold just the house number, with its toevoeging: "16 bov" reads as a line too
+		// (number first, street "bov"), but after a street in address1 it is the number.
+		l2 := adreswijzer.ParseAddressLine(v.c, addr2)
+		h, isNumber := adreswijzer.ParseHouseNumber(v.c, addr2)
+		switch {
+		case l2.HasNumber && l2.Street != "" && !(isNumber && v.line.Street != "" && additionLike(l2.Street)):
 			v.line, addr2 = l2, ""
-		} else if h, ok := adreswijzer.ParseHouseNumber(v.c, addr2); ok {
+		case isNumber:
 			v.line.Number, v.line.HasNumber, addr2 = h, true, ""
 		}
 	}

@@ -53,6 +53,12 @@ func with(r adreswijzer.ValidateRequest, f func(*adreswijzer.ValidateRequest)) a
 
 var validateCases = []validateCase{
 	// Valid.
+	{name: "nl number and toevoeging in address2", req: with(nl("Hugo de Grootlaan", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("16 bov") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  bov"},
+	// "1 Horn" reads first as number 1, toevoeging HORN, of the street in address1; that
+	// finds nothing, and address2 is the street line (Horn 1, 1381 GX Weesp) below a company.
+	{name: "nl company in address1, number-first line of a short street in address2", req: with(nl("Jansen Bouw BV", "1381 GX", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("1 Horn") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1381GX 1  "},
 	{name: "nl valid with toevoeging in address2", req: with(nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
 		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  ben", golden: "validate_nl_valid"},
 	{name: "nl valid letter and toevoeging in address1", req: nl("bloemendalerweg 51a-10", "1382 kb", "WEESP"),
