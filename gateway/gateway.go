@@ -170,6 +170,16 @@ func (g *Gateway) Config() Config { return g.cfg }
 // Close writes what the gateway's throttled log lines counted; the Parts stay open.
 func (g *Gateway) Close() { g.ops.Close() }
 
+// Challenges are the WWW-Authenticate values of a route's 401s.
+type Challenges struct {
+	// Missing: the request carried no credential the gateway read (none, or one in the URL).
+	Missing string
+	// Refused: it carried a bearer credential that was refused, an unknown or revoked key:
+	// RFC 6750 asks for error="invalid_token" then, so that a client knows to get a new one
+	// rather than retry the one it has.
+	Refused string
+}
+
 // Decision is the outcome of Decide for a request that may go on.
 type Decision struct {
 	Route Route
@@ -183,6 +193,8 @@ type Decision struct {
 	// health body itself (WriteHealthDown), not an error. (Beside Preflight, so that the two
 	// share a word: see maxDecisionSize.)
 	Health bool
+	// credRefused: a bearer credential was presented and refused (see Challenges).
+	credRefused bool
 	// Origin to allow in CORS headers ("" for none).
 	Origin string
 	// Cache is set when the answer may come from and go to the answer cache.
@@ -194,17 +206,12 @@ type Decision struct {
 	// Answer, set by an extension's Screen, answers the request instead of the workers (a
 	// document the gateway serves itself).
 	Answer http.Handler
-	// Challenge, set by an extension's Screen, is the WWW-Authenticate of every 401 of this
-	// request that does not bring its own (the agent interface points to its OAuth metadata).
-	Challenge string
-	// RefusedChallenge, set with Challenge, replaces it when the request did carry a bearer
-	// credential that was refused (an unknown or revoked key): RFC 6750 asks for
-	// error="invalid_token" then, so that a client knows to get a new one rather than
-	// retry the one it has.
-	RefusedChallenge string
+	// Challenge, set by an extension's Screen, gives the WWW-Authenticate of every 401 of
+	// this request that does not bring its own (the agent interface points to its OAuth
+	// metadata). One value per extension, shared by its requests.
+	Challenge *Challenges
 
-	receipts    []charge
-	credRefused bool // a bearer credential was presented and refused
+	receipts []charge
 	// own holds what Principal, Cache and receipts point to on an ordinary call (an API key,
 	// a cacheable lookup, one charge), so that deciding it costs one allocation and not four.
 	own struct {
@@ -251,10 +258,10 @@ func (d *Decision) WantsAnswer() bool {
 // caller's address as the server determined it (trusted proxies considered).
 func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
 	d, e := g.decide(ctx, r, clientIP)
-	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" {
-		e.Challenge = d.Challenge
-		if d.credRefused && d.RefusedChallenge != "" {
-			e.Challenge = d.RefusedChallenge
+	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" && d.Challenge != nil {
+		e.Challenge = d.Challenge.Missing
+		if d.credRefused {
+			e.Challenge = d.Challenge.Refused
 		}
 	}
 	return d, e

@@ -83,6 +83,7 @@ type Config struct {
 type Extension struct {
 	cfg         Config
 	metadataURL string
+	challenges  gateway.Challenges
 	metadata    http.Handler
 	verifier    *oauth.Verifier // nil: API keys only
 	hosts       []string
@@ -134,7 +135,8 @@ func New(cfg Config, local *limits.Memory) (*Extension, error) {
 		ResourceName: cfg.ResourceName, ResourceDocumentation: cfg.ResourceDocumentation, HTTPClient: cfg.HTTPClient,
 	}
 	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log,
-		ops: oplog.New(cfg.Log, 0)}
+		ops:        oplog.New(cfg.Log, 0),
+		challenges: gateway.Challenges{Missing: oauth.Challenge(mdURL), Refused: oauth.ChallengeFor(mdURL, oauth.ErrInvalidToken)}}
 	if cfg.Issuer != "" {
 		if x.verifier, err = oauth.NewVerifier(ocfg); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
@@ -199,8 +201,7 @@ func (x *Extension) Screen(r *http.Request, d *gateway.Decision) *apierr.Error {
 	default:
 		return nil
 	}
-	d.Challenge = oauth.Challenge(x.metadataURL)
-	d.RefusedChallenge = oauth.ChallengeFor(x.metadataURL, oauth.ErrInvalidToken)
+	d.Challenge = &x.challenges
 	if !x.hostAllowed(r.Host) {
 		return apierr.ForeignHost()
 	}

@@ -192,8 +192,8 @@ func TestScreen(t *testing.T) {
 		if (e == nil) != c.ok || e != nil && (e.Status != http.StatusForbidden || e.Code != adreswijzer.ErrForbidden) {
 			t.Errorf("Host %q Origin %q: %v, want allowed %v", c.host, c.origin, e, c.ok)
 		}
-		if d.Challenge != oauth.Challenge("https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp") {
-			t.Errorf("challenge %q", d.Challenge)
+		if d.Challenge == nil || d.Challenge.Missing != oauth.Challenge("https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp") {
+			t.Errorf("challenge %+v", d.Challenge)
 		}
 	}
 	// Other routes are not screened; the metadata is served.
