@@ -282,8 +282,8 @@ func (ac *autocomplete) write(lang adreswijzer.Language) []adreswijzer.Autocompl
 }
 
 // extractPostcode finds a postcode in free text and returns it in register form with the rest
-// of the text. A Dutch postcode is four digits and two letters, with or without a space. A
-// Belgian one is four digits that the register knows as a postcode and that is not the only
+// of the text. A Dutch postcode is four digits and two letters, with or without a space, and
+// may have the house number typed against it ("1382KB51", which leaves "51"). A Belgian one is four digits that the register knows as a postcode and that is not the only
 // number in the text (which would be the house number), or that stands first.
 func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string) {
 	f := strings.Fields(q)
@@ -300,9 +300,12 @@ func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string
 			cands = append([]string{w + strings.Trim(f[i+1], ",;")}, cands...)
 		}
 		for j, cand := range cands {
-			pc, err := adreswijzer.NormalizePostcode(c, cand)
-			if err != nil {
-				continue
+			pc, number := gluedNumber(c, cand)
+			if pc == "" {
+				var err error
+				if pc, err = adreswijzer.NormalizePostcode(c, cand); err != nil {
+					continue
+				}
 			}
 			if c == adreswijzer.BE && (numbers < 2 && i > 0 || !ix.hasPostcode(pc)) {
 				continue
@@ -311,9 +314,27 @@ func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string
 			if len(cands) == 2 && j == 0 {
 				used = 2
 			}
-			rest := append(append([]string{}, f[:i]...), f[i+used:]...)
+			rest := append([]string{}, f[:i]...)
+			if number != "" {
+				rest = append(rest, number)
+			}
+			rest = append(rest, f[i+used:]...)
 			return pc, strings.Join(rest, " ")
 		}
 	}
 	return "", q
+}
+
+// gluedNumber reads a Dutch postcode with the house number typed against it, "1382KB51"
+// or "1382KB51A", as the postcode and the rest; "" when w is not one.
+func gluedNumber(c adreswijzer.Country, w string) (pc, number string) {
+	const pcLen = len("1382KB")
+	if c != adreswijzer.NL || len(w) <= pcLen || !isDigit(w[pcLen]) {
+		return "", ""
+	}
+	pc, err := adreswijzer.NormalizePostcode(c, w[:pcLen])
+	if err != nil {
+		return "", ""
+	}
+	return pc, w[pcLen:]
 }
