@@ -72,9 +72,10 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 //   - "Rue du 17 Décembre 1944" with "3" in address2: the whole line is the street, and the
 //     house number is in address2. The parser reads a trailing number as the house number;
 //     only the register can tell that it belongs to the name.
-//   - "Dam" in address1 and "12 Ree" in address2, read as number 12 with toevoeging REE
-//     after the street Dam (as "16 bov" is), may instead be a company name above the street
-//     line "12 Ree": address2 as the line, address1 aside.
+//   - "Jansen Bouw BV" in address1 and "1 Horn" in address2, read as number 1 with
+//     toevoeging HORN after a street "Jansen Bouw BV" (as "16 bov" is read after "Hugo de
+//     Grootlaan"), is a company name above the street line "1 Horn" (Weesp's Horn):
+//     address2 as the line, address1 aside.
 func otherReadings(c adreswijzer.Country, line adreswijzer.AddressLine, r adreswijzer.ValidateRequest) []reading {
 	var out []reading
 	if line.Alt != nil {
