@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -283,8 +284,9 @@ func (ac *autocomplete) write(lang adreswijzer.Language) []adreswijzer.Autocompl
 
 // extractPostcode finds a postcode in free text and returns it in register form with the rest
 // of the text. A Dutch postcode is four digits and two letters, with or without a space, and
-// may have the house number typed against it ("1382KB51", which leaves "51"). A Belgian one is four digits that the register knows as a postcode and that is not the only
-// number in the text (which would be the house number), or that stands first.
+// may have the house number typed against it ("1382KB51", which leaves "51"). A Belgian one
+// is four digits that the register knows as a postcode and that is not the only number in
+// the text (which would be the house number), or that stands first.
 func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string) {
 	f := strings.Fields(q)
 	numbers := 0
@@ -314,12 +316,7 @@ func extractPostcode(c adreswijzer.Country, ix *index, q string) (string, string
 			if len(cands) == 2 && j == 0 {
 				used = 2
 			}
-			rest := append([]string{}, f[:i]...)
-			if number != "" {
-				rest = append(rest, number)
-			}
-			rest = append(rest, f[i+used:]...)
-			return pc, strings.Join(rest, " ")
+			return pc, strings.Join(slices.Concat(f[:i], strings.Fields(number), f[i+used:]), " ")
 		}
 	}
 	return "", q
