@@ -723,53 +723,45 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 
 	fmt.Fprintln(b.log, "gateway loads")
 	gw, wk, tv := g.pid(), b.worker.pid(), b.trivial.pid()
+	// site is a load on one of the gateway's sites, measuring the given server processes.
+	site := func(name string, c, port int, keys, bearer string, pids ...int) func() (measure.LoadRow, error) {
+		return func() (measure.LoadRow, error) {
+			return b.load.wrk(ctx, "gateway", name, c, url(port), keys, bearer, measure.StaticPIDs(pids...))
+		}
+	}
+	proxyBase := func(c int) func() (measure.LoadRow, error) {
+		return site("Caddy → trivial handler", c, p.proxy, keysLookup, "", gw, tv)
+	}
 	for _, c := range b.cfg.conns {
-		cached, err := b.inTurn(func() (measure.LoadRow, error) {
-			return b.load.wrk(ctx, "gateway", "gateway → worker, cached lookup", c, url(p.cached), keysLookupHot, secret, measure.StaticPIDs(gw, wk))
-		}, func() (measure.LoadRow, error) {
-			return b.load.wrk(ctx, "gateway", "Caddy static respond", c, url(p.static), keysLookup, "", measure.StaticPIDs(gw))
-		})
+		cached, err := b.inTurn(site("gateway → worker, cached lookup", c, p.cached, keysLookupHot, secret, gw, wk),
+			site("Caddy static respond", c, p.static, keysLookup, "", gw))
 		if err != nil {
 			return err
 		}
 		cached.Load.AtLeast(0.6)
-		uncached, err := b.inTurn(func() (measure.LoadRow, error) {
-			return b.load.wrk(ctx, "gateway", "gateway → worker, uncached lookup", c, url(p.uncached), keysLookup, secret, measure.StaticPIDs(gw, wk))
-		}, func() (measure.LoadRow, error) {
-			return b.load.wrk(ctx, "gateway", "Caddy → trivial handler", c, url(p.proxy), keysLookup, "", measure.StaticPIDs(gw, tv))
-		})
+		uncached, err := b.inTurn(site("gateway → worker, uncached lookup", c, p.uncached, keysLookup, secret, gw, wk), proxyBase(c))
 		if err != nil {
 			return err
 		}
 		uncached.Load.AtLeast(0.8)
 		b.rep.Loads = append(b.rep.Loads, cached.Base, cached.Load, uncached.Base, uncached.Load)
 	}
-	return b.uncachedHalves(ctx, url, p, secret, gw, wk, tv)
-}
-
-// uncachedHalves splits the uncached load, at the middle concurrency, into what the
-// gateway's policy adds to Caddy's proxy hop (in front of the trivial handler) and what the
-// worker's lookup adds to it (behind Caddy alone), each against the proxy baseline measured
-// in turn with it. They carry no target of their own: they say which half a miss of the
-// uncached target comes from.
-func (b *benchRun) uncachedHalves(ctx context.Context, url func(int) string, p gatewayPorts, secret string, gw, wk, tv int) error {
+	// The uncached load's two halves, at the middle concurrency, each against the proxy
+	// baseline measured in turn with it: what the gateway's policy adds to Caddy's proxy hop
+	// (in front of the trivial handler), and what the worker's lookup adds to it (behind
+	// Caddy alone). They carry no target of their own: they say which half a miss of the
+	// uncached target comes from.
 	c := b.cfg.conns[len(b.cfg.conns)/2]
-	proxyBase := func() (measure.LoadRow, error) {
-		return b.load.wrk(ctx, "gateway", "Caddy → trivial handler", c, url(p.proxy), keysLookup, "", measure.StaticPIDs(gw, tv))
+	for _, half := range []func() (measure.LoadRow, error){
+		site("gateway policy → trivial handler", c, p.policyTrivial, keysLookup, secret, gw, tv),
+		site("Caddy → worker, lookup", c, p.proxyWorker, keysLookup, "", gw, wk),
+	} {
+		r, err := b.inTurn(half, proxyBase(c))
+		if err != nil {
+			return err
+		}
+		b.rep.Loads = append(b.rep.Loads, r.Base, r.Load)
 	}
-	policy, err := b.inTurn(func() (measure.LoadRow, error) {
-		return b.load.wrk(ctx, "gateway", "gateway policy → trivial handler", c, url(p.policyTrivial), keysLookup, secret, measure.StaticPIDs(gw, tv))
-	}, proxyBase)
-	if err != nil {
-		return err
-	}
-	worker, err := b.inTurn(func() (measure.LoadRow, error) {
-		return b.load.wrk(ctx, "gateway", "Caddy → worker, lookup", c, url(p.proxyWorker), keysLookup, "", measure.StaticPIDs(gw, wk))
-	}, proxyBase)
-	if err != nil {
-		return err
-	}
-	b.rep.Loads = append(b.rep.Loads, policy.Base, policy.Load, worker.Base, worker.Load)
 	return nil
 }
 
