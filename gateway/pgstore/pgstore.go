@@ -20,33 +20,7 @@ type DB struct {
 	pool *pgxpool.Pool
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS gateway_keys (
-	id       text PRIMARY KEY,
-	hash     bytea NOT NULL UNIQUE,
-	kind     text NOT NULL,
-	account  text NOT NULL,
-	plan     text NOT NULL,
-	name     text NOT NULL DEFAULT '',
-	scopes   text[] NOT NULL,
-	origins  text[] NOT NULL DEFAULT '{}',
-	created  timestamptz NOT NULL,
-	revoked  timestamptz
-);
-CREATE TABLE IF NOT EXISTS gateway_usage (
-	account        text NOT NULL,
-	month          text NOT NULL,
-	verifications  bigint NOT NULL DEFAULT 0,
-	suggest_calls  bigint NOT NULL DEFAULT 0,
-	updated        timestamptz NOT NULL DEFAULT now(),
-	PRIMARY KEY (account, month)
-);`
-
-// schemaLock serialises the CREATE statements of gateways starting together: concurrent
-// CREATE TABLE IF NOT EXISTS can still collide in Postgres' catalog.
-const schemaLock = 0x6164726573 // "adres"
-
-// Open connects and creates the tables when missing.
+// Open connects and brings the tables up to date (see upgrade).
 func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -59,16 +33,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gateway database: %w", err)
 	}
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(schemaLock)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, schema)
-		return err
-	})
-	if err != nil {
+	if err := upgrade(ctx, pool); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("gateway database schema: %w", err)
+		return nil, err
 	}
 	return &DB{pool: pool}, nil
 }
@@ -132,7 +99,11 @@ func (s keyStore) Create(ctx context.Context, k *keys.Key) error {
 }
 
 func (s keyStore) List(ctx context.Context) ([]*keys.Key, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+keyColumns+` FROM gateway_keys ORDER BY created, id`)
+	return s.list(ctx, `SELECT `+keyColumns+` FROM gateway_keys ORDER BY created, id`)
+}
+
+func (s keyStore) list(ctx context.Context, sql string, args ...any) ([]*keys.Key, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
@@ -149,6 +120,17 @@ func (s keyStore) List(ctx context.Context) ([]*keys.Key, error) {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
 	return out, nil
+}
+
+func (s keyStore) ListAccount(ctx context.Context, account string) ([]*keys.Key, error) {
+	return s.list(ctx, `SELECT `+keyColumns+` FROM gateway_keys WHERE account = $1 ORDER BY created, id`, account)
+}
+
+func (s keyStore) SetPlan(ctx context.Context, account, plan string) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE gateway_keys SET plan = $2 WHERE account = $1`, account, plan); err != nil {
+		return fmt.Errorf("set plan of keys: %w", err)
+	}
+	return nil
 }
 
 func (s keyStore) Revoke(ctx context.Context, id string, at time.Time) error {
