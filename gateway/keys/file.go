@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -135,6 +136,27 @@ func (s *FileStore) List(context.Context) ([]*Key, error) {
 	s.mu.RUnlock()
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out, nil
+}
+
+// ListAccount returns one account's keys, oldest first.
+func (s *FileStore) ListAccount(ctx context.Context, account string) ([]*Key, error) {
+	all, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(k *Key) bool { return k.Account != account }), nil
+}
+
+// SetPlan gives an account's keys its plan.
+func (s *FileStore) SetPlan(_ context.Context, account, plan string) error {
+	return s.update(func(list []*Key) ([]*Key, error) {
+		for _, k := range list {
+			if k.Account == account {
+				k.Plan = plan
+			}
+		}
+		return list, nil
+	})
 }
 
 // Create adds a key.

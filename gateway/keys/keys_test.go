@@ -166,6 +166,39 @@ func TestFileStore(t *testing.T) {
 }
 
 // Writers in parallel lose no key: the lock file serialises them.
+func TestFileStoreAccountKeys(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenFile(filepath.Join(t.TempDir(), "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	a1, _, _ := New(Options{Kind: Live, Account: "acct_a"}, now)
+	b1, _, _ := New(Options{Kind: Test, Account: "acct_b"}, now.Add(time.Second))
+	a2, secret, _ := New(Options{Kind: PKTest, Account: "acct_a", Origins: []string{"https://shop.example"}}, now.Add(2*time.Second))
+	for _, k := range []*Key{a1, b1, a2} {
+		if err := s.Create(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := s.ListAccount(ctx, "acct_a")
+	if err != nil || len(list) != 2 || list[0].ID != a1.ID || list[1].ID != a2.ID {
+		t.Fatalf("keys of acct_a: %v %v", list, err)
+	}
+	if err := s.SetPlan(ctx, "acct_a", "business"); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.List(ctx)
+	for _, k := range all {
+		if want := map[string]string{"acct_a": "business", "acct_b": "free"}[k.Account]; k.Plan != want {
+			t.Errorf("key of %s has plan %s, want %s", k.Account, k.Plan, want)
+		}
+	}
+	if k, err := s.Lookup(ctx, HashOf(secret)); err != nil || k.Plan != "business" {
+		t.Errorf("lookup after the plan change: %+v %v", k, err)
+	}
+}
+
 func TestFileStoreConcurrentWriters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "keys.json")
 	var wg sync.WaitGroup

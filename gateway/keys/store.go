@@ -30,6 +30,11 @@ type Store interface {
 	Create(ctx context.Context, k *Key) error
 	// List returns every key, oldest first.
 	List(ctx context.Context) ([]*Key, error)
+	// ListAccount returns the keys of one account, oldest first, revoked ones included.
+	ListAccount(ctx context.Context, account string) ([]*Key, error)
+	// SetPlan gives every key of an account the account's plan: the plan travels with the
+	// key, so that the request path never reads the account.
+	SetPlan(ctx context.Context, account, plan string) error
 	// Revoke marks the key revoked at the time given, or returns ErrNotFound.
 	Revoke(ctx context.Context, id string, at time.Time) error
 }

@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/accounts/accountstest"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -110,5 +114,81 @@ func TestOpenConcurrently(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+func TestAccounts(t *testing.T) {
+	accountstest.Run(t, func(t *testing.T) accounts.Store { return open(t).Accounts() })
+}
+
+// Two gateways on one database see the same accounts and keys: what one dashboard
+// creates, the other's key store finds.
+func TestTwoGatewaysShareAccounts(t *testing.T) {
+	url := gatewaytest.Postgres(t)
+	ctx := context.Background()
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(db.Close)
+		dbs[i] = db
+	}
+	a, _, err := accounts.Open(ctx, dbs[0].Accounts(), "winkel@example.nl", "free", "nl", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, secret, _ := keys.New(keys.Options{Kind: keys.Live, Account: a.ID}, time.Now())
+	if err := dbs[0].Keys().Create(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dbs[1].Accounts().ByEmail(ctx, "winkel@example.nl"); err != nil || got.ID != a.ID {
+		t.Fatalf("other gateway: %+v %v", got, err)
+	}
+	if err := dbs[1].Accounts().SetPlan(ctx, a.ID, "business"); err != nil {
+		t.Fatal(err)
+	}
+	if err := dbs[1].Keys().SetPlan(ctx, a.ID, "business"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := dbs[0].Keys().Lookup(ctx, keys.HashOf(secret))
+	if err != nil || got.Plan != "business" {
+		t.Errorf("key after the plan change: %+v %v", got, err)
+	}
+	list, err := dbs[0].Keys().ListAccount(ctx, a.ID)
+	if err != nil || len(list) != 1 || list[0].ID != k.ID {
+		t.Errorf("keys of the account: %v %v", list, err)
+	}
+}
+
+// A database made before migrations were versioned (the tables, no version table) is
+// brought up to date without losing its keys.
+func TestUpgradeUnversioned(t *testing.T) {
+	url := gatewaytest.Postgres(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := migrations.ReadFile("migrations/001_keys_usage.sql")
+	if _, err := conn.Exec(ctx, string(first)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO gateway_keys (id, hash, kind, account, plan, scopes, created)
+VALUES ('key_1', decode(repeat('ab', 32), 'hex'), 'live', 'a', 'free', '{address:verify}', now())`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	db, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if list, err := db.Keys().List(ctx); err != nil || len(list) != 1 || list[0].ID != "key_1" {
+		t.Errorf("keys after the upgrade: %v %v", list, err)
+	}
+	if _, err := db.Accounts().List(ctx); err != nil {
+		t.Errorf("accounts table after the upgrade: %v", err)
 	}
 }
