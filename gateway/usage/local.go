@@ -159,7 +159,7 @@ func (l *local) sweep(now time.Time, idle time.Duration) {
 // countDaily counts calls of a capped key today if they fit within its limit, and returns
 // what is left of it.
 func (l *local) countDaily(key string, limit, calls int, now time.Time) (bool, int) {
-	d := day(now)
+	d := Day(now)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if d != l.dailyDay {

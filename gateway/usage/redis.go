@@ -209,7 +209,7 @@ func (s *shared) add(ctx context.Context, deltas map[acctMonth]Totals) error {
 }
 
 func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, now time.Time) (bool, int, error) {
-	r, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64Slice()
+	r, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, Day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("daily cap in redis: %w", err)
 	}

@@ -410,7 +410,7 @@ func TestRedisSeededFromSink(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "usage.json")
 	sink, _ := OpenFile(path)
 	month := Month(time.Now())
-	if err := sink.Add(context.Background(), []Delta{{Account: "s", Month: month, Totals: Totals{Verifications: 7, SuggestCalls: 3}}}); err != nil {
+	if err := sink.Add(context.Background(), Batch{Deltas: []Delta{{Account: "s", Month: month, Totals: Totals{Verifications: 7, SuggestCalls: 3}}}}); err != nil {
 		t.Fatal(err)
 	}
 	m := fileMeter(t, path, rdb, prefix)
