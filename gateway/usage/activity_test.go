@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 )
 
 // rec is one Record call of a table, at a time.
@@ -299,4 +301,40 @@ func TestFileUndo(t *testing.T) {
 	if rows, _ := s.Activity(ctx, "a", "2026-11-05", "2026-11-05"); len(rows) != 1 || rows[0].Calls != 2 {
 		t.Errorf("after the retry: %v", rows)
 	}
+}
+
+// Without Redis the daily calls are this process's counter, which starts anew each UTC day;
+// while Redis is away they are the local counter the cap is then enforced on.
+func TestDailyCallsLocal(t *testing.T) {
+	ctx := context.Background()
+	t.Run("next day", func(t *testing.T) {
+		sink, _ := OpenFile(filepath.Join(t.TempDir(), "usage.json"))
+		m, now := fileMeterAt(t, sink)
+		*now = ts(t, "2026-11-05T23:59:59Z")
+		m.CountDaily(ctx, "key_t", 100, 4)
+		if n, err := m.DailyCalls(ctx, "key_t"); err != nil || n != 4 {
+			t.Errorf("today: %d (%v), want 4", n, err)
+		}
+		*now = ts(t, "2026-11-06T00:00:00Z")
+		if n, err := m.DailyCalls(ctx, "key_t"); err != nil || n != 0 {
+			t.Errorf("the next day: %d (%v), want 0", n, err)
+		}
+	})
+	t.Run("redis away", func(t *testing.T) {
+		srv := gatewaytest.StartRedisServer(t)
+		m := outageMeter(t, srv.FailFastClient(t), "d:")
+		m.CountDaily(ctx, "key_t", 100, 5)
+		if n, err := m.DailyCalls(ctx, "key_t"); err != nil || n != 5 {
+			t.Errorf("from Redis: %d (%v), want 5", n, err)
+		}
+		srv.Kill()
+		m.CountDaily(ctx, "key_t", 100, 1)
+		m.CountDaily(ctx, "key_t", 100, 1)
+		if !m.Degraded() {
+			t.Fatal("Redis is gone and the meter did not notice")
+		}
+		if n, err := m.DailyCalls(ctx, "key_t"); err != nil || n != 2 {
+			t.Errorf("with Redis away: %d (%v), want the 2 counted here", n, err)
+		}
+	})
 }

@@ -173,6 +173,16 @@ func (l *local) countDaily(key string, limit, calls int, now time.Time) (bool, i
 	return true, limit - l.daily[key]
 }
 
+// dailyCalls returns a capped key's calls today, as countDaily counted them.
+func (l *local) dailyCalls(key string, now time.Time) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dailyDay != Day(now) {
+		return 0
+	}
+	return l.daily[key]
+}
+
 // used returns the totals in memory, if they include the durable ones.
 func (l *local) used(account, month string) (Totals, bool) {
 	l.mu.Lock()

@@ -448,6 +448,19 @@ func (m *Meter) CountDaily(ctx context.Context, keyID string, limit, calls int) 
 	return ok, left, untilTomorrow(now)
 }
 
+// DailyCalls returns the calls a capped (test) key has made today, as CountDaily counted
+// them against its cap, without counting one: from Redis while it is used, from this
+// process's counter while it is not (the counter the cap is then enforced on).
+func (m *Meter) DailyCalls(ctx context.Context, keyID string) (int, error) {
+	now := m.now()
+	if m.shared != nil && !m.breaker.Down() {
+		cctx, cancel := context.WithTimeout(ctx, 10*m.redisTimeout())
+		defer cancel()
+		return m.shared.dailyCalls(cctx, keyID, now)
+	}
+	return m.local.dailyCalls(keyID, now), nil
+}
+
 // Used returns an account's totals for the month of t, as the quota sees them.
 func (m *Meter) Used(ctx context.Context, account string, t time.Time) (Totals, error) {
 	month := Month(t)

@@ -219,6 +219,18 @@ func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, n
 	return r[0] == 1, int(r[1]), nil
 }
 
+// dailyCalls reads a capped key's counter of today; a key without one has made no call.
+func (s *shared) dailyCalls(ctx context.Context, key string, now time.Time) (int, error) {
+	n, err := s.rdb.Get(ctx, s.dailyKey(key, Day(now))).Int()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("daily calls in redis: %w", err)
+	}
+	return n, nil
+}
+
 // runID names the Redis process; it changes when Redis restarts (and loses its data,
 // without persistence).
 func (s *shared) runID(ctx context.Context) (string, error) {
