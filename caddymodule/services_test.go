@@ -3,6 +3,7 @@ package caddymodule_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -155,5 +156,15 @@ func TestPostgresBacked(t *testing.T) {
 			t.Fatalf("usage in Postgres: %d (%v), want 2", v, err)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// The same calls as the key's activity, for the dashboard; the refused one is not there.
+	rows, err := conn.Query(ctx, `SELECT key_id || ' ' || route || ' ' || calls || '/' || verifications
+		FROM gateway_activity WHERE account = $1 ORDER BY key_id, route`, "acct-pg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if want := []string{k.ID + " lookup 1/1", k.ID + " validate 1/1"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("activity in Postgres: %q (%v), want %q", got, err, want)
 	}
 }

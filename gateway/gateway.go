@@ -195,6 +195,8 @@ type Decision struct {
 	Health bool
 	// credRefused: a bearer credential was presented and refused (see Challenges).
 	credRefused bool
+	// finished: Finish or Refuse settled the request; a second call changes nothing.
+	finished bool
 	// Origin to allow in CORS headers ("" for none).
 	Origin string
 	// Cache is set when the answer may come from and go to the answer cache.
@@ -521,10 +523,28 @@ func (g *Gateway) charge(ctx context.Context, d *Decision, c usage.Charge, tag s
 }
 
 // Finish settles a decided request once the answer's status is known: a call that did
-// not get a successful answer is not counted.
+// not get a successful answer is not counted; one that did goes into its account's
+// activity (see record). A request is settled once: a later Finish or Refuse of the same
+// decision does nothing, so that no call is recorded or refunded twice.
 func (g *Gateway) Finish(ctx context.Context, d *Decision, status int) {
+	if d.finished {
+		return
+	}
+	d.finished = true
 	if status < 200 || status > 299 {
 		g.refund(ctx, d)
+		return
+	}
+	g.record(d)
+}
+
+// record notes an answered call of a principal for the dashboard: its credential, route
+// and the verifications it counted in the end (after Settle; none for a test key, a HEAD
+// or a later call of a session). Calls without a principal (public documents, preflights)
+// belong to no account.
+func (g *Gateway) record(d *Decision) {
+	if p := d.Principal; p != nil {
+		g.Meter.Record(p.Account, p.ID, d.Route.String(), d.Charged())
 	}
 }
 
@@ -562,7 +582,7 @@ func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
 
 // Refuse settles a request the gateway refused after Decide (a body it could not pass on):
 // the same as Finish with a failure.
-func (g *Gateway) Refuse(ctx context.Context, d *Decision) { g.refund(ctx, d) }
+func (g *Gateway) Refuse(ctx context.Context, d *Decision) { g.Finish(ctx, d, http.StatusBadGateway) }
 
 // input is what policy needs from the query or the body.
 type input struct {

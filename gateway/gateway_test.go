@@ -150,6 +150,8 @@ func TestBearer(t *testing.T) {
 type fixture struct {
 	g       *Gateway
 	secrets map[keys.Kind]string
+	ids     map[keys.Kind]string // key ids
+	sink    *usage.FileSink
 }
 
 func newFixture(t testing.TB, cfg Config, ext ...Extension) *fixture {
@@ -159,7 +161,7 @@ func newFixture(t testing.TB, cfg Config, ext ...Extension) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{secrets: map[keys.Kind]string{}}
+	f := &fixture{secrets: map[keys.Kind]string{}, ids: map[keys.Kind]string{}}
 	for _, kind := range keys.Kinds {
 		o := keys.Options{Kind: kind, Account: "acct-" + string(kind)}
 		if kind.Publishable() {
@@ -172,12 +174,13 @@ func newFixture(t testing.TB, cfg Config, ext ...Extension) *fixture {
 		if err := store.Create(context.Background(), k); err != nil {
 			t.Fatal(err)
 		}
-		f.secrets[kind] = secret
+		f.secrets[kind], f.ids[kind] = secret, k.ID
 	}
 	sink, err := usage.OpenFile(filepath.Join(dir, "usage.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.sink = sink
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	m, err := usage.NewMeter(usage.Config{Sink: sink, Log: log})
 	if err != nil {

@@ -94,8 +94,11 @@ func (c *Config) defaults() {
 
 // Backend is the opened state.
 type Backend struct {
-	Keys    keys.Store
-	Meter   *usage.Meter
+	Keys  keys.Store
+	Meter *usage.Meter
+	// Usage reads back what the Meter wrote (totals, activity, keys' last use), for the
+	// dashboard: the same store the bill comes from.
+	Usage   usage.Reader
 	Limiter limit.Limiter
 	// Redis is nil without one.
 	Redis *redis.Client
@@ -107,7 +110,7 @@ type Backend struct {
 func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	cfg.defaults()
 	b := &Backend{}
-	var sink usage.Sink
+	var sink usage.Store
 	if cfg.DatabaseURL != "" {
 		db, err := pgstore.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
@@ -147,7 +150,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 		b.Close()
 		return nil, err
 	}
-	b.Meter = m
+	b.Meter, b.Usage = m, sink
 	return b, nil
 }
 

@@ -28,9 +28,11 @@ func TestOpenFiles(t *testing.T) {
 	if _, err := b.Meter.Charge(context.Background(), usage.Charge{Account: "a", Quota: 1, Call: usage.Lookup}); err != nil {
 		t.Fatal(err)
 	}
+	b.Meter.Record("a", "key_1", "lookup", 1)
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
+	checkUsage(t, b.Usage)
 	sink, _ := usage.OpenFile(cfg.UsageFile)
 	if got, _ := sink.Get(context.Background(), "a", usage.Month(time.Now())); got.Verifications != 1 {
 		t.Error("Close did not flush usage")
@@ -55,6 +57,11 @@ func TestOpenServices(t *testing.T) {
 		t.Errorf("limiter %T", b.Limiter)
 	}
 	b.Tune(Config{SessionIdle: time.Minute, RedisTimeout: 80 * time.Millisecond, StoreTimeout: 100 * time.Millisecond})
+	b.Meter.Record("a", "key_1", "lookup", 1)
+	if err := b.Meter.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkUsage(t, b.Usage)
 	// A Redis that does not answer is no reason to fail; a bad URL is.
 	if _, err := Open(context.Background(), Config{KeyFile: filepath.Join(t.TempDir(), "k"), UsageFile: filepath.Join(t.TempDir(), "u"),
 		RedisURL: "redis://127.0.0.1:1"}); err != nil {
@@ -62,5 +69,15 @@ func TestOpenServices(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), Config{KeyFile: filepath.Join(t.TempDir(), "k"), RedisURL: "mysql://x"}); err == nil {
 		t.Error("bad Redis URL accepted")
+	}
+}
+
+// checkUsage reads back the one call recorded today through the backend's reader.
+func checkUsage(t *testing.T, r usage.Reader) {
+	t.Helper()
+	day := usage.Day(time.Now())
+	rows, err := r.Activity(context.Background(), "a", day, day)
+	if err != nil || len(rows) != 1 || rows[0].Key != "key_1" || rows[0].Calls != 1 {
+		t.Errorf("activity read through the backend: %+v (%v)", rows, err)
 	}
 }

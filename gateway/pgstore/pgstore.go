@@ -46,8 +46,8 @@ func (db *DB) Close() { db.pool.Close() }
 // Keys is the key store.
 func (db *DB) Keys() keys.Store { return keyStore{db.pool} }
 
-// Usage is the durable usage sink.
-func (db *DB) Usage() usage.Sink { return usageSink{db.pool} }
+// Usage is the durable usage sink, which the dashboard also reads.
+func (db *DB) Usage() usage.Store { return usageSink{db.pool} }
 
 type keyStore struct{ pool *pgxpool.Pool }
 
@@ -160,10 +160,28 @@ func (s usageSink) Get(ctx context.Context, account, month string) (usage.Totals
 	return t, nil
 }
 
-// Add upserts all deltas in one statement: one round trip per flush, however many
+// Add writes a batch in one transaction, so that a batch the Meter sends again after a
+// failure was not partly counted before.
+func (s usageSink) Add(ctx context.Context, b usage.Batch) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := addDeltas(ctx, tx, b.Deltas); err != nil {
+			return err
+		}
+		return addActivity(ctx, tx, b.Activity)
+	})
+	if err != nil {
+		return fmt.Errorf("write usage (%d deltas, %d activity rows): %w", len(b.Deltas), len(b.Activity), err)
+	}
+	return nil
+}
+
+// addDeltas upserts all deltas in one statement: one round trip per flush, however many
 // accounts were active. The Meter sends each (account, month) at most once per batch, as
 // ON CONFLICT requires.
-func (s usageSink) Add(ctx context.Context, deltas []usage.Delta) error {
+func addDeltas(ctx context.Context, tx pgx.Tx, deltas []usage.Delta) error {
+	if len(deltas) == 0 {
+		return nil
+	}
 	accounts := make([]string, len(deltas))
 	months := make([]string, len(deltas))
 	v := make([]int64, len(deltas))
@@ -171,7 +189,7 @@ func (s usageSink) Add(ctx context.Context, deltas []usage.Delta) error {
 	for i, d := range deltas {
 		accounts[i], months[i], v[i], sc[i] = d.Account, d.Month, d.Verifications, d.SuggestCalls
 	}
-	_, err := s.pool.Exec(ctx, `
+	_, err := tx.Exec(ctx, `
 INSERT INTO gateway_usage (account, month, verifications, suggest_calls)
 SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
 ON CONFLICT (account, month) DO UPDATE SET
@@ -179,7 +197,7 @@ ON CONFLICT (account, month) DO UPDATE SET
 	suggest_calls = gateway_usage.suggest_calls + excluded.suggest_calls,
 	updated = now()`, accounts, months, v, sc)
 	if err != nil {
-		return fmt.Errorf("write %d usage rows: %w", len(deltas), err)
+		return fmt.Errorf("usage rows: %w", err)
 	}
 	return nil
 }

@@ -3,6 +3,9 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
+	"github.com/adreswijzer/adreswijzer/gateway/usage/usagetest"
 )
 
 func open(t *testing.T) *DB {
@@ -77,11 +81,11 @@ func TestUsage(t *testing.T) {
 		{Account: "b", Month: "2026-11", Totals: usage.Totals{Verifications: 1}},
 	}
 	for range 2 {
-		if err := s.Add(ctx, batch); err != nil {
+		if err := s.Add(ctx, usage.Batch{Deltas: batch}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Add(ctx, []usage.Delta{{Account: "a", Month: "2026-11", Totals: usage.Totals{Verifications: -1}}}); err != nil {
+	if err := s.Add(ctx, usage.Batch{Deltas: []usage.Delta{{Account: "a", Month: "2026-11", Totals: usage.Totals{Verifications: -1}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Get(ctx, "a", "2026-11"); got != (usage.Totals{Verifications: 5, SuggestCalls: 24}) {
@@ -190,5 +194,72 @@ VALUES ('key_1', decode(repeat('ab', 32), 'hex'), 'live', 'a', 'free', '{address
 	}
 	if _, err := db.Accounts().List(ctx); err != nil {
 		t.Errorf("accounts table after the upgrade: %v", err)
+	}
+}
+
+func TestUsageConformance(t *testing.T) {
+	usagetest.Run(t, func(t *testing.T) usage.Store { return open(t).Usage() })
+}
+
+// Two gateways on one database, each with its own connection and Meter, add up: their
+// calls and verifications are summed in the same rows and totals, whatever the order of
+// their flushes.
+func TestTwoMetersAddUp(t *testing.T) {
+	url := gatewaytest.Postgres(t)
+	ctx := context.Background()
+	start := time.Now()
+	var wg sync.WaitGroup
+	var reader usage.Store
+	for g := range 2 {
+		db, err := Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(db.Close)
+		reader = db.Usage()
+		m, err := usage.NewMeter(usage.Config{Sink: db.Usage(), FlushEvery: 5 * time.Millisecond,
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if err := m.Close(); err != nil {
+					t.Error(err)
+				}
+			}()
+			for i := range 200 {
+				if _, err := m.Charge(ctx, usage.Charge{Account: "a", Quota: usage.Unlimited, Call: usage.Validate}); err != nil {
+					t.Error(err)
+					return
+				}
+				m.Record("a", "key_1", "validate", 1)
+				m.Record("a", fmt.Sprintf("key_g%d", g), "lookup", 0)
+				if i%50 == 0 {
+					time.Sleep(10 * time.Millisecond) // let a flush happen in between
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got := usagetest.Sum(t, reader, "a", start, time.Now())
+	want := map[[2]string]usage.Activity{
+		{"key_1", "validate"}: {Calls: 400, Verifications: 400},
+		{"key_g0", "lookup"}:  {Calls: 200},
+		{"key_g1", "lookup"}:  {Calls: 200},
+	}
+	for k, w := range want {
+		if g := got[k]; g.Calls != w.Calls || g.Verifications != w.Verifications || len(got) != len(want) {
+			t.Errorf("%v: %d calls, %d verifications; want %d, %d (all: %v)", k, g.Calls, g.Verifications, w.Calls, w.Verifications, got)
+		}
+	}
+	if tot, err := reader.Get(ctx, "a", usage.Month(start)); err != nil || tot.Verifications != 400 {
+		t.Errorf("totals %+v (%v), want 400", tot, err)
+	}
+	last, err := reader.LastUsed(ctx, "a")
+	if err != nil || len(last) != 3 {
+		t.Errorf("last used %v (%v), want three keys", last, err)
 	}
 }

@@ -159,7 +159,7 @@ func (l *local) sweep(now time.Time, idle time.Duration) {
 // countDaily counts calls of a capped key today if they fit within its limit, and returns
 // what is left of it.
 func (l *local) countDaily(key string, limit, calls int, now time.Time) (bool, int) {
-	d := day(now)
+	d := Day(now)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if d != l.dailyDay {
@@ -171,6 +171,16 @@ func (l *local) countDaily(key string, limit, calls int, now time.Time) (bool, i
 	}
 	l.daily[key] += calls
 	return true, limit - l.daily[key]
+}
+
+// dailyCalls returns a capped key's calls today, as countDaily counted them.
+func (l *local) dailyCalls(key string, now time.Time) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dailyDay != Day(now) {
+		return 0
+	}
+	return l.daily[key]
 }
 
 // used returns the totals in memory, if they include the durable ones.

@@ -69,6 +69,9 @@ type Meter struct {
 	debt    map[acctMonth]Totals // counted locally while Redis was away, not yet in Redis
 	debtGen uint64               // changes when replayDebt takes the debt
 
+	// activity is the calls recorded since the last flush (see Record).
+	activity *activityLog
+
 	seedMu sync.Mutex
 	seeds  map[acctMonth]*seed // reads of durable totals under way
 
@@ -134,16 +137,17 @@ func NewMeter(cfg Config) (*Meter, error) {
 		cfg.Log = slog.Default()
 	}
 	m := &Meter{
-		cfg:     cfg,
-		local:   newLocal(),
-		store:   breaker.New("usage store", cfg.Retry, cfg.Log),
-		ops:     oplog.New(cfg.Log, 0),
-		now:     time.Now,
-		pending: map[acctMonth]Totals{},
-		debt:    map[acctMonth]Totals{},
-		seeds:   map[acctMonth]*seed{},
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
+		cfg:      cfg,
+		local:    newLocal(),
+		store:    breaker.New("usage store", cfg.Retry, cfg.Log),
+		ops:      oplog.New(cfg.Log, 0),
+		now:      time.Now,
+		pending:  map[acctMonth]Totals{},
+		activity: newActivityLog(),
+		debt:     map[acctMonth]Totals{},
+		seeds:    map[acctMonth]*seed{},
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
 	}
 	if cfg.Redis != nil {
 		m.shared = &shared{rdb: cfg.Redis, prefix: cfg.Prefix}
@@ -444,6 +448,19 @@ func (m *Meter) CountDaily(ctx context.Context, keyID string, limit, calls int) 
 	return ok, left, untilTomorrow(now)
 }
 
+// DailyCalls returns the calls a capped (test) key has made today, as CountDaily counted
+// them against its cap, without counting one: from Redis while it is used, from this
+// process's counter while it is not (the counter the cap is then enforced on).
+func (m *Meter) DailyCalls(ctx context.Context, keyID string) (int, error) {
+	now := m.now()
+	if m.shared != nil && !m.breaker.Down() {
+		cctx, cancel := context.WithTimeout(ctx, 10*m.redisTimeout())
+		defer cancel()
+		return m.shared.dailyCalls(cctx, keyID, now)
+	}
+	return m.local.dailyCalls(keyID, now), nil
+}
+
 // Used returns an account's totals for the month of t, as the quota sees them.
 func (m *Meter) Used(ctx context.Context, account string, t time.Time) (Totals, error) {
 	month := Month(t)
@@ -481,40 +498,52 @@ func (m *Meter) flushLoop() {
 	}
 }
 
-// Flush writes pending deltas to the sink. On failure they stay pending.
+// Flush writes pending deltas and activity to the sink, in one batch. On failure they stay
+// pending, for the next flush.
 func (m *Meter) Flush(ctx context.Context) error {
 	m.sinkMu.Lock()
 	defer m.sinkMu.Unlock()
 	m.pendMu.Lock()
-	if len(m.pending) == 0 {
-		m.pendMu.Unlock()
-		return nil
-	}
-	batch := m.pending
+	deltas := m.pending
 	m.pending = map[acctMonth]Totals{}
 	m.pendMu.Unlock()
-	deltas := make([]Delta, 0, len(batch))
-	for k, t := range batch {
+	acts := m.activity.take()
+	b := Batch{Deltas: deltaList(deltas), Activity: activityRows(acts)}
+	if b.Empty() {
+		m.activity.done(acts, false)
+		return nil
+	}
+	err := m.cfg.Sink.Add(ctx, b)
+	m.activity.done(acts, err != nil)
+	if err != nil {
+		m.keepPending(deltas)
+		m.store.Fail(m.now(), err)
+		return fmt.Errorf("flush %d usage deltas and %d activity rows: %w", len(b.Deltas), len(b.Activity), err)
+	}
+	m.store.Succeed()
+	return nil
+}
+
+// deltaList is the non-zero pending deltas, in the sink's form.
+func deltaList(pending map[acctMonth]Totals) []Delta {
+	var deltas []Delta
+	for k, t := range pending {
 		if t != (Totals{}) {
 			deltas = append(deltas, Delta{Account: k.account, Month: k.month, Totals: t})
 		}
 	}
-	if len(deltas) == 0 {
-		return nil
+	return deltas
+}
+
+// keepPending puts deltas whose flush failed back with those counted since.
+func (m *Meter) keepPending(deltas map[acctMonth]Totals) {
+	m.pendMu.Lock()
+	defer m.pendMu.Unlock()
+	for k, t := range deltas {
+		p := m.pending[k]
+		p.add(t)
+		m.pending[k] = p
 	}
-	if err := m.cfg.Sink.Add(ctx, deltas); err != nil {
-		m.pendMu.Lock()
-		for k, t := range batch {
-			p := m.pending[k]
-			p.add(t)
-			m.pending[k] = p
-		}
-		m.pendMu.Unlock()
-		m.store.Fail(m.now(), err)
-		return fmt.Errorf("flush %d usage deltas: %w", len(deltas), err)
-	}
-	m.store.Succeed()
-	return nil
 }
 
 // Close stops the flusher and writes what is pending.

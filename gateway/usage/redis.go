@@ -209,7 +209,7 @@ func (s *shared) add(ctx context.Context, deltas map[acctMonth]Totals) error {
 }
 
 func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, now time.Time) (bool, int, error) {
-	r, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64Slice()
+	r, err := dailyScript.Run(ctx, s.rdb, []string{s.dailyKey(key, Day(now))}, (48 * time.Hour).Milliseconds(), calls, limit).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("daily cap in redis: %w", err)
 	}
@@ -217,6 +217,18 @@ func (s *shared) countDaily(ctx context.Context, key string, limit, calls int, n
 		return false, 0, fmt.Errorf("daily cap in redis: %d values in the answer", len(r))
 	}
 	return r[0] == 1, int(r[1]), nil
+}
+
+// dailyCalls reads a capped key's counter of today; a key without one has made no call.
+func (s *shared) dailyCalls(ctx context.Context, key string, now time.Time) (int, error) {
+	n, err := s.rdb.Get(ctx, s.dailyKey(key, Day(now))).Int()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("daily calls in redis: %w", err)
+	}
+	return n, nil
 }
 
 // runID names the Redis process; it changes when Redis restarts (and loses its data,

@@ -38,6 +38,13 @@ func (f *frozenSink) thaw() {
 	f.mu.Unlock()
 }
 
+// setDown makes the sink refuse connections, or accept them again.
+func (f *frozenSink) setDown(down bool) {
+	f.mu.Lock()
+	f.down = down
+	f.mu.Unlock()
+}
+
 func (f *frozenSink) wait(ctx context.Context) error {
 	f.mu.Lock()
 	frozen, down := f.frozen, f.down
@@ -63,11 +70,11 @@ func (f *frozenSink) Get(ctx context.Context, account, month string) (Totals, er
 	return f.Sink.Get(ctx, account, month)
 }
 
-func (f *frozenSink) Add(ctx context.Context, deltas []Delta) error {
+func (f *frozenSink) Add(ctx context.Context, b Batch) error {
 	if err := f.wait(ctx); err != nil {
 		return err
 	}
-	return f.Sink.Add(ctx, deltas)
+	return f.Sink.Add(ctx, b)
 }
 
 func newFrozenSink(t *testing.T, account string, durable int64) *frozenSink {
@@ -77,8 +84,8 @@ func newFrozenSink(t *testing.T, account string, durable int64) *frozenSink {
 		t.Fatal(err)
 	}
 	if durable > 0 {
-		if err := fs.Add(context.Background(), []Delta{{Account: account, Month: Month(time.Now()),
-			Totals: Totals{Verifications: durable}}}); err != nil {
+		if err := fs.Add(context.Background(), Batch{Deltas: []Delta{{Account: account, Month: Month(time.Now()),
+			Totals: Totals{Verifications: durable}}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,6 +26,11 @@
 //     is asked, and refunded when the register did not answer it successfully.
 //   - Test keys are never charged; the gateway does not call Charge for them.
 //
+// Every call answered with a 2xx status is also recorded (Meter.Record) as activity: per
+// account, credential, UTC day and route, its calls, the verifications it finally counted
+// and when it came. The activity goes to the sink with the deltas, and the dashboard reads
+// both back through a Reader.
+//
 // Counters are per account and calendar month (UTC). The running totals live in Redis when
 // one is configured, so that every gateway enforces the same quota, and in memory
 // otherwise. Every change is also recorded as a delta and written to a durable Sink
@@ -123,11 +128,12 @@ type Delta struct {
 	Totals
 }
 
-// Sink keeps usage durably. Add receives deltas, so that several gateways can write to one
-// shared sink without coordination.
+// Sink keeps usage durably. Add receives deltas and activity counts, so that several
+// gateways can write to one shared sink without coordination; it takes a whole batch or
+// none of it, so that the Meter can send a failed batch again.
 type Sink interface {
 	Get(ctx context.Context, account, month string) (Totals, error)
-	Add(ctx context.Context, deltas []Delta) error
+	Add(ctx context.Context, b Batch) error
 }
 
 // Month names the billing month of t.
@@ -153,8 +159,8 @@ type monthSpan struct {
 	name       string
 }
 
-// day names the day of a daily cap.
-func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+// Day names the UTC day of t, "YYYY-MM-DD": the day of a daily cap and of an activity row.
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // untilTomorrow is the wait until a daily cap resets.
 func untilTomorrow(now time.Time) time.Duration {

@@ -410,7 +410,7 @@ func TestRedisSeededFromSink(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "usage.json")
 	sink, _ := OpenFile(path)
 	month := Month(time.Now())
-	if err := sink.Add(context.Background(), []Delta{{Account: "s", Month: month, Totals: Totals{Verifications: 7, SuggestCalls: 3}}}); err != nil {
+	if err := sink.Add(context.Background(), Batch{Deltas: []Delta{{Account: "s", Month: month, Totals: Totals{Verifications: 7, SuggestCalls: 3}}}}); err != nil {
 		t.Fatal(err)
 	}
 	m := fileMeter(t, path, rdb, prefix)
@@ -485,6 +485,15 @@ func TestDailyCap(t *testing.T) {
 			}
 			if want := "[true/2 true/1 false/1 true/0 false/0 false/0]"; fmt.Sprint(got) != want {
 				t.Errorf("%v, want %s", got, want)
+			}
+			// The dashboard reads the same counter, and reading counts nothing.
+			for range 2 {
+				if n, err := m.DailyCalls(context.Background(), "key_x"); err != nil || n != 3 {
+					t.Errorf("daily calls %d (%v), want 3", n, err)
+				}
+			}
+			if n, err := m.DailyCalls(context.Background(), "key_y"); err != nil || n != 0 {
+				t.Errorf("daily calls of a key without calls: %d (%v)", n, err)
 			}
 		})
 	}
