@@ -57,6 +57,8 @@ type Handler struct {
 	KeyFile string `json:"key_file,omitempty"`
 	// Usage file when no database is used. Default ./var/usage.json.
 	UsageFile string `json:"usage_file,omitempty"`
+	// Account file of the dashboard when no database is used. Default ./var/accounts.json.
+	AccountFile string `json:"account_file,omitempty"`
 	// Redis URL for limits, sessions and counters shared by several gateways; empty after
 	// expansion keeps them in memory.
 	RedisURL string `json:"redis_url,omitempty"`
@@ -84,7 +86,8 @@ type Handler struct {
 	Plans map[string]int64 `json:"plans,omitempty"`
 	// Plan whose quota applies to keys of an unknown plan. Default "free".
 	DefaultPlan string `json:"default_plan,omitempty"`
-	// Sent with QUOTA_EXCEEDED.
+	// Sent with QUOTA_EXCEEDED. Default: the dashboard's plans page when `extension
+	// dashboard` is configured.
 	UpgradeURL string `json:"upgrade_url,omitempty"`
 	// Calls a day per test key. Default 100. On /mcp with the agent extension these are the
 	// key's counted tool calls (a batch one per address), not its HTTP requests.
@@ -188,6 +191,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		DatabaseURL:  expand(h.DatabaseURL),
 		KeyFile:      expand(h.KeyFile),
 		UsageFile:    expand(h.UsageFile),
+		AccountFile:  expand(h.AccountFile),
 		RedisURL:     expand(h.RedisURL),
 		RedisPrefix:  h.RedisPrefix,
 		RedisTimeout: time.Duration(h.RedisTimeout),
@@ -197,7 +201,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		KeyMaxStale:  time.Duration(h.KeyMaxStale),
 		Log:          h.log,
 	}
-	for _, p := range []*string{&bcfg.KeyFile, &bcfg.UsageFile} {
+	for _, p := range []*string{&bcfg.KeyFile, &bcfg.UsageFile, &bcfg.AccountFile} {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
 			if err != nil {
@@ -283,6 +287,19 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	for kind, l := range h.Limits {
 		cfg.Limits[kind] = l.rule()
+	}
+	for _, x := range parts.Extensions {
+		if a, ok := x.(attacher); ok && cfg.UpgradeURL == "" {
+			cfg.UpgradeURL = a.plansURL()
+		}
+	}
+	for _, x := range parts.Extensions {
+		if a, ok := x.(attacher); ok {
+			if err := a.attach(be, cfg.WithDefaults()); err != nil {
+				h.Cleanup()
+				return fmt.Errorf("adreswijzer: %w", err)
+			}
+		}
 	}
 	h.gw, err = gateway.New(cfg, parts)
 	if err != nil {
@@ -403,7 +420,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return nil
 	}
 	if d.Answer != nil {
-		d.Answer.ServeHTTP(w, r)
+		d.Answer.ServeHTTP(w, r.WithContext(gateway.WithClientIP(clientCtx, clientIP)))
 		return nil
 	}
 	caddyhttp.SetVar(r.Context(), RouteVar, d.Route.String())

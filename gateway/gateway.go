@@ -277,7 +277,9 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	params.Parse(r.URL.RawQuery)
 	// A path that is no endpoint is 404, unless a key was pasted into it: that is as
 	// exposed as one in the query, and its caller must hear why the call failed.
-	inURL := credentialInURL(r.URL, &params)
+	// The dashboard's pages are no API endpoint: its one-time sign-in link carries a token
+	// of its own in the query.
+	inURL := route != RouteSite && credentialInURL(r.URL, &params)
 	if route == RouteNotFound && !inURL {
 		return d, apierr.NotFound()
 	}
@@ -293,6 +295,9 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		return d, apierr.CredentialInURL()
 	}
 	d.Health = route == RoutePublic && r.URL.Path == "/health"
+	if route == RouteSite && d.Answer == nil {
+		return d, apierr.NotFound()
+	}
 	if route == RoutePublic || d.Answer != nil {
 		r.Header.Del("Authorization") // not needed here, and the worker never sees credentials
 		return d, nil

@@ -19,9 +19,12 @@ const (
 	RouteAutocomplete              // /v1/autocomplete
 	RouteValidate                  // /v1/validate
 	RouteAgent                     // /mcp, the agent interface
+	// RouteSite is the pages an extension serves itself, people's rather than programs':
+	// the dashboard under /dashboard/. No extension serving it: 404.
+	RouteSite
 )
 
-var routeNames = [...]string{"not_found", "public", "lookup", "suggest", "autocomplete", "validate", "agent"}
+var routeNames = [...]string{"not_found", "public", "lookup", "suggest", "autocomplete", "validate", "agent", "site"}
 
 func (r Route) String() string {
 	if int(r) < len(routeNames) {
@@ -87,6 +90,9 @@ func Classify(method, path string) (Route, adreswijzer.Country) {
 		return pick(RouteValidate, post || opt), ""
 	case "/mcp":
 		return pick(RouteAgent, get || post || opt || method == http.MethodDelete), ""
+	}
+	if path == "/dashboard" || strings.HasPrefix(path, "/dashboard/") {
+		return RouteSite, ""
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/"); ok && len(rest) == len("nl/lookup") && rest[2:] == "/lookup" &&
 		isLower(rest[0]) && isLower(rest[1]) {
