@@ -11,9 +11,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
+	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
 
+	"github.com/adreswijzer/adreswijzer/gateway/accounts"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
@@ -26,6 +29,8 @@ type Config struct {
 	DatabaseURL string
 	KeyFile     string
 	UsageFile   string
+	// AccountFile keeps the dashboard's accounts when no database is used.
+	AccountFile string
 	// RedisURL: Redis for limits, sessions and shared counters. Empty: in memory.
 	RedisURL    string
 	RedisPrefix string
@@ -50,6 +55,7 @@ type Config struct {
 const (
 	DefaultKeyFile      = "./var/keys.json"
 	DefaultUsageFile    = "./var/usage.json"
+	DefaultAccountFile  = "./var/accounts.json"
 	DefaultRedisPrefix  = "aw:"
 	DefaultRedisTimeout = 50 * time.Millisecond
 	DefaultKeyCacheTTL  = keys.DefaultCacheTTL
@@ -65,6 +71,9 @@ func (c *Config) defaults() {
 	}
 	if c.UsageFile == "" {
 		c.UsageFile = DefaultUsageFile
+	}
+	if c.AccountFile == "" {
+		c.AccountFile = DefaultAccountFile
 	}
 	if c.RedisPrefix == "" {
 		c.RedisPrefix = DefaultRedisPrefix
@@ -102,7 +111,13 @@ type Backend struct {
 	Limiter limit.Limiter
 	// Redis is nil without one.
 	Redis *redis.Client
-	db    *pgstore.DB
+	// Accounts and Sessions are the dashboard's: in Postgres with a database, so that every
+	// gateway knows them; otherwise a file and memory (a restart signs people out).
+	Accounts accounts.Store
+	Sessions scs.Store
+	db       *pgstore.DB
+	// stopSessions ends the memory session store's sweeper.
+	stopSessions func()
 }
 
 // Open opens everything. A Redis that does not answer now is no reason to fail: the
@@ -119,6 +134,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 		b.db = db
 		b.Keys = keys.NewCache(db.Keys(), cfg.keyCache())
 		sink = db.Usage()
+		b.Accounts, b.Sessions = db.Accounts(), db.Sessions()
 	} else {
 		ks, err := keys.OpenFile(cfg.KeyFile)
 		if err != nil {
@@ -130,6 +146,14 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 			return nil, err
 		}
 		sink = us
+		as, err := accounts.OpenFile(cfg.AccountFile)
+		if err != nil {
+			return nil, err
+		}
+		b.Accounts = as
+		mem := memstore.New()
+		b.stopSessions = mem.StopCleanup
+		b.Sessions = mem
 	}
 	local := limit.NewLocal(localLimiterKeys)
 	b.Limiter = local
@@ -193,6 +217,9 @@ func (b *Backend) Close() error {
 	if b.Redis != nil {
 		errs = append(errs, b.Redis.Close())
 	}
+	if b.stopSessions != nil {
+		b.stopSessions()
+	}
 	if b.db != nil {
 		b.db.Close()
 	}
@@ -216,6 +243,30 @@ func OpenKeys(ctx context.Context, databaseURL, keyFile string) (store keys.Stor
 		return nil, nil, err
 	}
 	return ks, func() {}, nil
+}
+
+// OpenAccounts opens the account store and the key store beside it, for the command line:
+// a plan change is written to the account and to its keys. close releases them.
+func OpenAccounts(ctx context.Context, databaseURL, accountFile, keyFile string) (accounts.Store, keys.Store, func(), error) {
+	if databaseURL != "" {
+		db, err := pgstore.Open(ctx, databaseURL)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return db.Accounts(), db.Keys(), db.Close, nil
+	}
+	if accountFile == "" {
+		accountFile = DefaultAccountFile
+	}
+	as, err := accounts.OpenFile(accountFile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ks, closeKeys, err := OpenKeys(ctx, "", keyFile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return as, ks, closeKeys, nil
 }
 
 func (c Config) keyCache() keys.CacheConfig {
@@ -243,5 +294,5 @@ func (c Config) Identity() string {
 	if c.DatabaseURL != "" {
 		return fmt.Sprintf("pg=%s redis=%s prefix=%s", c.DatabaseURL, c.RedisURL, c.RedisPrefix)
 	}
-	return fmt.Sprintf("keys=%s usage=%s redis=%s prefix=%s", c.KeyFile, c.UsageFile, c.RedisURL, c.RedisPrefix)
+	return fmt.Sprintf("keys=%s usage=%s accounts=%s redis=%s prefix=%s", c.KeyFile, c.UsageFile, c.AccountFile, c.RedisURL, c.RedisPrefix)
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/alexedwards/scs/v2"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -17,7 +19,8 @@ import (
 
 // DB is a connection pool with the gateway's tables.
 type DB struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	sessions *pgxstore.PostgresStore
 }
 
 // Open connects and brings the tables up to date (see upgrade).
@@ -41,7 +44,22 @@ func Open(ctx context.Context, url string) (*DB, error) {
 }
 
 // Close closes the pool.
-func (db *DB) Close() { db.pool.Close() }
+func (db *DB) Close() {
+	if db.sessions != nil {
+		db.sessions.StopCleanup()
+	}
+	db.pool.Close()
+}
+
+// Sessions is the dashboard's session store, in the sessions table (migration 002), so
+// that a person stays signed in whichever gateway answers. The first call starts a sweeper
+// of expired sessions, which Close stops.
+func (db *DB) Sessions() scs.Store {
+	if db.sessions == nil {
+		db.sessions = pgxstore.New(db.pool)
+	}
+	return db.sessions
+}
 
 // Keys is the key store.
 func (db *DB) Keys() keys.Store { return keyStore{db.pool} }
