@@ -31,6 +31,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		database        <postgres-url>          # keys and usage in Postgres (empty: files)
 //		key_file        <path>                  # default ./var/keys.json
 //		usage_file      <path>                  # default ./var/usage.json
+//		account_file    <path>                  # the dashboard's accounts; default ./var/accounts.json
 //		redis           <redis-url>             # shared limits and counters (empty: memory)
 //		redis_prefix    <prefix>                # default aw:
 //		redis_timeout   <duration>              # default 50ms
@@ -58,8 +59,9 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		extension <name> { ... }                # module http.handlers.adreswijzer.extensions.<name>
 //	}
 //
-// The one extension there is, `extension agent { … }`, is described on
-// AgentExtension.UnmarshalCaddyfile.
+// The extensions, `extension agent { … }` (the agent interface) and `extension dashboard
+// { … }` (sign-up, keys and usage under /dashboard/), are described on
+// AgentExtension.UnmarshalCaddyfile and DashboardExtension.UnmarshalCaddyfile.
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // directive name
 	if d.NextArg() {
@@ -77,6 +79,10 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 		case "usage_file":
 			if err := oneArg(d, &h.UsageFile); err != nil {
+				return err
+			}
+		case "account_file":
+			if err := oneArg(d, &h.AccountFile); err != nil {
 				return err
 			}
 		case "redis":

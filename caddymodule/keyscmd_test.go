@@ -18,13 +18,16 @@ import (
 )
 
 // runKeys runs `gateway keys args...` as the binary would, in process.
-func runKeys(t *testing.T, args ...string) (string, error) {
+func runKeys(t *testing.T, args ...string) (string, error) { return runCommand(t, "keys", args...) }
+
+// runCommand runs `gateway name args...` in process.
+func runCommand(t *testing.T, name string, args ...string) (string, error) {
 	t.Helper()
-	c, ok := caddycmd.Commands()["keys"]
+	c, ok := caddycmd.Commands()[name]
 	if !ok {
-		t.Fatal("keys command not registered")
+		t.Fatalf("%s command not registered", name)
 	}
-	cmd := &cobra.Command{Use: "keys", SilenceUsage: true, SilenceErrors: true}
+	cmd := &cobra.Command{Use: name, SilenceUsage: true, SilenceErrors: true}
 	c.CobraFunc(cmd)
 	var out bytes.Buffer
 	cmd.SetOut(&out)

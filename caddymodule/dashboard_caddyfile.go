@@ -1,0 +1,124 @@
+package caddymodule
+
+import (
+	"strconv"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+)
+
+// UnmarshalCaddyfile reads, inside the adreswijzer block:
+//
+//	extension dashboard {
+//		base_url     <origin>                        # required, e.g. https://api.adreswijzer.nl
+//		smtp <host> [<port>] {                       # absent: sign-in mails go to standard output
+//			from     <address>                       # required, e.g. "Adreswijzer <noreply@adreswijzer.nl>"
+//			username <user>
+//			password <secret>
+//			tls      starttls|implicit|opportunistic|none   # default starttls
+//		}
+//		github <client id> <client secret> {         # sign-in with GitHub; the block is optional
+//			auth_url  <URL>                          # GitHub Enterprise, or a test's stand-in
+//			token_url <URL>
+//			api_url   <URL>
+//		}
+//		gitlab <client id> <client secret> [<issuer>]   # sign-in with GitLab; default gitlab.com
+//		plan_contact <mailto: or https: URL>         # where to ask for another plan
+//	}
+func (x *DashboardExtension) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // the extension's name
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		var err error
+		switch d.Val() {
+		case "base_url":
+			err = oneArg(d, &x.BaseURL)
+		case "plan_contact":
+			err = oneArg(d, &x.PlanContact)
+		case "smtp":
+			err = x.parseSMTP(d)
+		case "github":
+			err = x.parseGitHub(d)
+		case "gitlab":
+			args := d.RemainingArgs()
+			if len(args) < 2 || len(args) > 3 {
+				return d.Errf("gitlab: want <client id> <client secret> [<issuer>]")
+			}
+			x.GitLab = &GitLabConfig{ClientID: args[0], ClientSecret: args[1]}
+			if len(args) == 3 {
+				x.GitLab.Issuer = args[2]
+			}
+		default:
+			return d.Errf("extension dashboard: unrecognized subdirective %q", d.Val())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *DashboardExtension) parseSMTP(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	if len(args) < 1 || len(args) > 2 {
+		return d.Errf("smtp: want <host> [<port>]")
+	}
+	x.SMTP = &SMTPConfig{Host: args[0]}
+	if len(args) == 2 {
+		p, err := strconv.Atoi(args[1])
+		if err != nil || p < 1 || p > 65535 {
+			return d.Errf("smtp: port must be a number from 1 to 65535")
+		}
+		x.SMTP.Port = p
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		var err error
+		switch d.Val() {
+		case "from":
+			err = oneArg(d, &x.SMTP.From)
+		case "username":
+			err = oneArg(d, &x.SMTP.Username)
+		case "password":
+			err = oneArg(d, &x.SMTP.Password)
+		case "tls":
+			err = oneArg(d, &x.SMTP.TLS)
+		default:
+			return d.Errf("smtp: unrecognized subdirective %q", d.Val())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if x.SMTP.From == "" {
+		return d.Errf("smtp: from is required")
+	}
+	return nil
+}
+
+func (x *DashboardExtension) parseGitHub(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	if len(args) != 2 {
+		return d.Errf("github: want <client id> <client secret>")
+	}
+	x.GitHub = &GitHubConfig{ClientID: args[0], ClientSecret: args[1]}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		var err error
+		switch d.Val() {
+		case "auth_url":
+			err = oneArg(d, &x.GitHub.AuthURL)
+		case "token_url":
+			err = oneArg(d, &x.GitHub.TokenURL)
+		case "api_url":
+			err = oneArg(d, &x.GitHub.APIURL)
+		default:
+			return d.Errf("github: unrecognized subdirective %q", d.Val())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ caddyfile.Unmarshaler = (*DashboardExtension)(nil)
