@@ -145,8 +145,8 @@ func newHarness(t *testing.T) *harness {
 // browser is one person's browser: cookies kept, redirects not followed (the tests look at
 // them), and the headers browsers send with a same-origin form.
 type browser struct {
-	h   *harness
-	c   *http.Client
+	h    *harness
+	c    *http.Client
 	lang string
 }
 
@@ -200,7 +200,9 @@ func (b *browser) do(method, path string, form url.Values, hdr map[string]string
 
 func (b *browser) get(path string) page { return b.do(http.MethodGet, path, nil, nil) }
 
-func (b *browser) post(path string, form url.Values) page { return b.do(http.MethodPost, path, form, nil) }
+func (b *browser) post(path string, form url.Values) page {
+	return b.do(http.MethodPost, path, form, nil)
+}
 
 var linkRE = regexp.MustCompile(`https?://\S+/dashboard/signin/link\?token=[A-Za-z0-9_%-]+`)
 
