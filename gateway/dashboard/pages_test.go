@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -173,5 +174,29 @@ func TestLogsHoldNoAddressOrSecret(t *testing.T) {
 	}
 	if !strings.Contains(logs, "account created") || !strings.Contains(logs, "key created") {
 		t.Errorf("the log lacks what happened:\n%s", logs)
+	}
+}
+
+func TestChart(t *testing.T) {
+	for n, want := range map[int64]int64{0: 5, 3: 5, 6: 10, 10: 10, 11: 20, 21: 50, 51: 100, 101: 200, 2499: 5000} {
+		if got := niceCeil(n); got != want {
+			t.Errorf("niceCeil(%d) = %d, want %d", n, got, want)
+		}
+	}
+	days := perDay(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), []usage.Activity{
+		{Day: "2026-11-03", Calls: 12, Verifications: 4}, {Day: "2026-11-03", Calls: 1}, {Day: "2026-12-01", Calls: 9},
+	})
+	if len(days) != 30 || days[2].Calls != 13 || days[2].Verifications != 4 {
+		t.Fatalf("days %v", days)
+	}
+	svg := string(chart(days, func(k string) string { return text(1, k) }, "November 2026", "en"))
+	for _, want := range []string{`aria-label="Calls and verifications per day in November 2026; the most calls on one day: 13, the most verifications: 4."`,
+		"<title>3 November 2026: 13 calls, 4 verifications</title>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %s", want)
+		}
+	}
+	if n := strings.Count(svg, "<g>"); n != 30 {
+		t.Errorf("%d days drawn", n)
 	}
 }

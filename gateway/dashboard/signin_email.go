@@ -17,11 +17,24 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/mail"
 )
 
-// signInForm is the sign-in page's data.
-type signInForm struct {
+// signInView is the sign-in page's data.
+type signInView struct {
 	Email     string
 	Error     string
 	Providers []Provider
+	// Plan and Quota are a new account's, Quota written out.
+	Plan, Quota string
+}
+
+// signInView is the sign-in page's data, with what was typed and what was wrong with it.
+func (d *Dashboard) signInView(r *http.Request, email, problem string) signInView {
+	v := signInView{Email: email, Error: problem, Providers: d.cfg.Providers, Plan: d.cfg.DefaultPlan}
+	if q := d.planQuota(d.cfg.DefaultPlan); q >= 0 {
+		v.Quota = formatNumber(q, d.lang(r))
+	} else {
+		v.Quota = d.t(r)("plans.unlimited")
+	}
+	return v
 }
 
 func (d *Dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +42,7 @@ func (d *Dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, Prefix+"/", http.StatusSeeOther)
 		return
 	}
-	d.render(w, r, http.StatusOK, "signin", "signin.title", "signin", signInForm{Providers: d.cfg.Providers})
+	d.render(w, r, http.StatusOK, "signin", "signin.title", "signin", d.signInView(r, "", ""))
 }
 
 // sendLink mails a one-time sign-in link. The page that follows is the same whether the
@@ -41,7 +54,7 @@ func (d *Dashboard) sendLink(w http.ResponseWriter, r *http.Request) {
 	email, err := accounts.NormaliseEmail(r.PostFormValue("email"))
 	if err != nil {
 		d.render(w, r, http.StatusUnprocessableEntity, "signin", "signin.title", "signin",
-			signInForm{Email: r.PostFormValue("email"), Error: t("signin.bademail"), Providers: d.cfg.Providers})
+			d.signInView(r, r.PostFormValue("email"), t("signin.bademail")))
 		return
 	}
 	if !d.mayMail(r.Context(), email, gateway.ClientIP(r.Context())) {
