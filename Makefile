@@ -1,6 +1,6 @@
-# Adreswijzer. `make run` starts the embedded default on this machine; `make test` runs the
-# whole test suite (Postgres on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 must be up: .ci/run
-# starts them); `make bench` measures against baselines taken in the same run.
+# Adreswijzer. `make run` starts the embedded default on this machine; `make test` prepares
+# what the tests need (.ci/prepare: Debian packages, Postgres and Redis running, npm packages)
+# and runs the whole test suite; `make bench` measures against baselines taken in the same run.
 
 GO       ?= go
 DATA     ?= ../shared/data
@@ -10,7 +10,7 @@ export ADRESWIJZER_ARTIFACTS ?= $(abspath $(ARTIFACTS))
 
 WASM := widget/adreswijzer.wasm
 
-.PHONY: all build run test test-faults bench fuzz vet clean
+.PHONY: all build run prepare test test-faults bench fuzz vet clean
 
 all: build
 
@@ -30,9 +30,14 @@ vet:
 	$(GO) vet -tags faults ./bench/faults/...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
+# What the tests need on this machine, installed or started when missing (root), or the one
+# command that would (otherwise). Quick when everything is there.
+prepare:
+	.ci/prepare
+
 # Every test, including the browser and agent-client end-to-end tests. A test that skips is
 # a test that proves nothing, so the run fails when any test reports SKIP.
-test: build vet
+test: prepare build vet
 	@mkdir -p $(ARTIFACTS)
 	ADRESWIJZER_WASM=$(abspath $(WASM)) $(GO) test -count=1 -timeout 30m -json ./... > $(ARTIFACTS)/test.json; \
 		status=$$?; \
@@ -40,7 +45,7 @@ test: build vet
 		exit $$status
 
 # Fault tests under load: kill a worker, stop Postgres and Redis, activate a dataset mid-load.
-test-faults: build
+test-faults: prepare build
 	@mkdir -p $(ARTIFACTS)
 	$(GO) test -tags faults -count=1 -timeout 15m ./bench/faults/...
 
