@@ -140,23 +140,30 @@ func (x *DashboardExtension) sender(expand func(string) string) (mail.Sender, er
 	return s, nil
 }
 
+// providers are the code-hosting sign-ins whose app is configured: one whose client id and
+// secret are both empty after expansion (an unset environment variable) is not offered.
 func (x *DashboardExtension) providers(expand func(string) string) ([]dashboard.Provider, error) {
 	var out []dashboard.Provider
 	if c := x.GitHub; c != nil {
-		p, err := codehost.NewGitHub(codehost.GitHubConfig{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret),
-			AuthURL: expand(c.AuthURL), TokenURL: expand(c.TokenURL), APIURL: expand(c.APIURL)})
-		if err != nil {
-			return nil, fmt.Errorf("dashboard: github: %w", err)
+		id, secret := expand(c.ClientID), expand(c.ClientSecret)
+		if id != "" || secret != "" {
+			p, err := codehost.NewGitHub(codehost.GitHubConfig{ClientID: id, ClientSecret: secret,
+				AuthURL: expand(c.AuthURL), TokenURL: expand(c.TokenURL), APIURL: expand(c.APIURL)})
+			if err != nil {
+				return nil, fmt.Errorf("dashboard: github: %w", err)
+			}
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	if c := x.GitLab; c != nil {
-		p, err := codehost.NewGitLab(codehost.GitLabConfig{ClientID: expand(c.ClientID), ClientSecret: expand(c.ClientSecret),
-			Issuer: expand(c.Issuer)})
-		if err != nil {
-			return nil, fmt.Errorf("dashboard: gitlab: %w", err)
+		id, secret := expand(c.ClientID), expand(c.ClientSecret)
+		if id != "" || secret != "" {
+			p, err := codehost.NewGitLab(codehost.GitLabConfig{ClientID: id, ClientSecret: secret, Issuer: expand(c.Issuer)})
+			if err != nil {
+				return nil, fmt.Errorf("dashboard: gitlab: %w", err)
+			}
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	return out, nil
 }
