@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 )
 
 // Server is a Mailpit of the test's own.
@@ -53,7 +54,7 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	smtpPort, httpPort := freePort(t), freePort(t)
+	smtpPort, httpPort := gatewaytest.FreePort(t), gatewaytest.FreePort(t)
 	cmd := exec.Command(bin,
 		"--smtp", "127.0.0.1:"+strconv.Itoa(smtpPort), "--listen", "127.0.0.1:"+strconv.Itoa(httpPort),
 		"--database", filepath.Join(t.TempDir(), "mailpit.db"), "--smtp-auth-accept-any",
@@ -77,15 +78,6 @@ func Start(t testing.TB) *Server {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // Message is what Mailpit received.
