@@ -156,10 +156,14 @@ func (d *Dashboard) routes() http.Handler {
 	return securityHeaders(d.sessions.LoadAndSave(csrf.Handler(mux)))
 }
 
+// maxForm bounds a form's body: the largest, a key's origins, is a few hundred bytes.
+const maxForm = 64 << 10
+
 // securityHeaders keep the pages out of frames and other sites' reach, and scripts and
-// styles to the dashboard's own files.
+// styles to the dashboard's own files; forms are read up to maxForm.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
