@@ -82,6 +82,7 @@ http://:{{port}} {
 		adreswijzer {
 			key_file {{dir}}/keys.json
 			usage_file {{dir}}/usage.json
+			account_file {{dir}}/accounts.json
 			workers {{workers}}
 			poll_interval 200ms
 			{{extra}}
