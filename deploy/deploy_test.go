@@ -616,6 +616,103 @@ func TestKubernetesCaddyfile(t *testing.T) {
 	}
 }
 
+// handler finds the first HTTP handler of a kind in an adapted configuration.
+func handler(v any, kind string) map[string]any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v["handler"] == kind {
+			return v
+		}
+		for _, x := range v {
+			if h := handler(x, kind); h != nil {
+				return h
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if h := handler(x, kind); h != nil {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+// envPlaceholder is a value read from the environment when the gateway starts.
+var envPlaceholder = regexp.MustCompile(`^\{env\.([A-Z][A-Z0-9_]*)\}$`)
+
+// Every shipped Caddyfile's dashboard block reads its secrets from the environment at run
+// time and holds none itself. In production it mails over TLS from an https origin, can offer
+// both code hosts, sends QUOTA_EXCEEDED to its plans page, and the Kubernetes gateway takes
+// its secrets from an optional Secret, so that a cluster without one still starts.
+func TestDashboardConfig(t *testing.T) {
+	secrets := [][]string{{"smtp", "username"}, {"smtp", "password"}, {"github", "client_id"}, {"github", "client_secret"},
+		{"gitlab", "client_id"}, {"gitlab", "client_secret"}}
+	for _, name := range []string{"Caddyfile", "k8s/gateway.Caddyfile", "Caddyfile.local"} {
+		t.Run(name, func(t *testing.T) {
+			h := handler(adaptCaddyfile(t, []byte(readFile(t, name))), "adreswijzer")
+			var dash map[string]any
+			for _, x := range list(h["extensions"]) {
+				if str(dig(x, "extension")) == "dashboard" {
+					dash = object(x)
+				}
+			}
+			if dash == nil {
+				t.Fatal("no extension dashboard")
+			}
+			var env []string
+			for _, f := range secrets {
+				v := dig(dash, f...)
+				if v == nil {
+					continue
+				}
+				m := envPlaceholder.FindStringSubmatch(str(v))
+				if m == nil {
+					t.Errorf("dashboard %s is %q: a secret comes from the environment at run time, {env.NAME}", strings.Join(f, " "), str(v))
+					continue
+				}
+				env = append(env, m[1])
+			}
+			if name == "Caddyfile.local" {
+				return
+			}
+
+			base := str(dash["base_url"])
+			if !strings.HasPrefix(base, "https://") {
+				t.Errorf("base_url %q: sign-in links and cookies need https", base)
+			}
+			if tls := str(dig(dash, "smtp", "tls")); dig(dash, "smtp") == nil || (tls != "starttls" && tls != "implicit") {
+				t.Errorf("smtp %v: production sends sign-in mail through a mail server, over TLS", dash["smtp"])
+			}
+			if dash["github"] == nil || dash["gitlab"] == nil || str(dash["plan_contact"]) == "" {
+				t.Error("production names both code hosts (switched on by their secrets) and where to ask for a plan")
+			}
+			if u := str(h["upgrade_url"]); u != "" && u != base+"/dashboard/plans" {
+				t.Errorf("upgrade_url %q: QUOTA_EXCEEDED sends people to the dashboard's plans page", u)
+			}
+			if name != "k8s/gateway.Caddyfile" {
+				return
+			}
+			ms, _ := loadManifests(t)
+			for _, m := range ms {
+				if m.kind() != "Deployment" || m.name() != "adreswijzer-gateway" {
+					continue
+				}
+				_, spec := podSpec(m)
+				refs := map[string]map[string]any{}
+				for _, e := range list(dig(list(spec["containers"])[0], "env")) {
+					refs[str(dig(e, "name"))] = object(dig(e, "valueFrom", "secretKeyRef"))
+				}
+				for _, name := range env {
+					if ref := refs[name]; ref == nil || ref["optional"] != true {
+						t.Errorf("the gateway takes %s from %v: want an optional Secret key, so that a cluster without it starts", name, ref)
+					}
+				}
+			}
+		})
+	}
+}
+
 // Every server that trusts proxies' X-Forwarded-For reads it strictly, from the right: the
 // leftmost address is whatever the client wrote, and a publishable key's limit per client
 // address would not hold against it. caddymodule's TestDeployClientAddress runs the shipped
