@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/mail/mailtest"
 )
 
 func readDeploy(t *testing.T, name string) []byte {
@@ -65,7 +67,8 @@ func TestDeployCaddyfilesAdapt(t *testing.T) {
 				}
 			}
 			if bytes.Contains(js, []byte(`"encoder":`)) { // an access log exists: it must be filtered
-				for _, want := range []string{`"request\u003euri":{"filter":"regexp"`, `"request\u003eheaders\u003eAuthorization":{"filter":"delete"`} {
+				for _, want := range []string{`"request\u003euri":{"filter":"regexp"`, `"request\u003eheaders\u003eAuthorization":{"filter":"delete"`,
+					`"request\u003eheaders\u003eCookie":{"filter":"delete"`, `"resp_headers\u003eSet-Cookie":{"filter":"delete"`} {
 					if !bytes.Contains(js, []byte(want)) {
 						t.Errorf("access log lacks the filter %s", want)
 					}
@@ -276,5 +279,66 @@ func TestDeployDashboard(t *testing.T) {
 				t.Errorf("upgradeUrl %q, want the dashboard's plans page", u)
 			}
 		})
+	}
+}
+
+// deploy/Caddyfile's access log as shipped keeps the dashboard's secrets out: the sign-in
+// link's token (in the query), the person's e-mail address, the session cookie both ways.
+func TestDeployAccessLogDashboard(t *testing.T) {
+	logBlock := globalBlock(t, string(readDeploy(t, "Caddyfile")), "log {")
+	output := regexp.MustCompile(`output file \S+ \{[^}]*\}`)
+	if !output.MatchString(logBlock) {
+		t.Fatalf("the access log has no output file:\n%s", logBlock)
+	}
+	accessLog := filepath.Join(t.TempDir(), "access.log")
+	m := mailtest.Start(t)
+	g := startGateway(t, gatewayConfig{
+		upstream: upstream(t),
+		site:     output.ReplaceAllString(logBlock, "output file "+accessLog),
+		extra: fmt.Sprintf(`extension dashboard {
+				base_url http://127.0.0.1:{{port}}
+				smtp %s %d {
+					from "Adreswijzer <noreply@adreswijzer.test>"
+					tls none
+				}
+			}`, m.SMTPHost, m.SMTPPort),
+	})
+	const email = "logwinkel@example.nl"
+	p := g.person(t, m)
+	p.signUp(email)
+	token := regexp.MustCompile(`token=([A-Za-z0-9_-]+)`).FindStringSubmatch(m.Wait(t, email, 1).Text)
+	if token == nil {
+		t.Fatal("no token in the sign-in mail")
+	}
+	if st, _ := p.send("GET", "/dashboard/keys", nil); st != 200 {
+		t.Fatalf("keys page after sign-in: %d", st)
+	}
+	base, _ := url.Parse(g.base)
+	var cookie string
+	for _, c := range p.c.Jar.Cookies(&url.URL{Scheme: "http", Host: base.Host, Path: "/dashboard/"}) {
+		cookie = c.Value
+	}
+	if cookie == "" {
+		t.Fatal("no session cookie")
+	}
+
+	var log string
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		b, _ := os.ReadFile(accessLog)
+		log = string(b)
+		if strings.Contains(log, `"uri":"/dashboard/keys"`) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(log, `"uri":"/dashboard/signin/link"`) || !strings.Contains(log, `"uri":"/dashboard/keys"`) {
+		t.Fatalf("the access log lacks the dashboard's requests:\n%s", log)
+	}
+	for what, secret := range map[string]string{"the sign-in token": token[1], "the e-mail address": email,
+		"the session cookie": cookie, "a Set-Cookie header": `"Set-Cookie":[`, "a Cookie header": `"Cookie":[`} {
+		if strings.Contains(log, secret) {
+			t.Errorf("the access log holds %s:\n%s", what, log)
+		}
 	}
 }
