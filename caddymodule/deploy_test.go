@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/gateway/mail/mailtest"
 )
 
 func readDeploy(t *testing.T, name string) []byte {
@@ -64,7 +67,8 @@ func TestDeployCaddyfilesAdapt(t *testing.T) {
 				}
 			}
 			if bytes.Contains(js, []byte(`"encoder":`)) { // an access log exists: it must be filtered
-				for _, want := range []string{`"request\u003euri":{"filter":"regexp"`, `"request\u003eheaders\u003eAuthorization":{"filter":"delete"`} {
+				for _, want := range []string{`"request\u003euri":{"filter":"regexp"`, `"request\u003eheaders\u003eAuthorization":{"filter":"delete"`,
+					`"request\u003eheaders\u003eCookie":{"filter":"delete"`, `"resp_headers\u003eSet-Cookie":{"filter":"delete"`} {
 					if !bytes.Contains(js, []byte(want)) {
 						t.Errorf("access log lacks the filter %s", want)
 					}
@@ -195,4 +199,146 @@ func TestDeployClientAddress(t *testing.T) {
 	}
 	expect(t, "a new address written by the client", call("198.51.100.7, 203.0.113.9"), 429, adreswijzer.ErrRateLimited)
 	expect(t, "another client of the load balancer", call("198.51.100.8, 203.0.113.10"), 200, "")
+}
+
+// deploy/Caddyfile's dashboard block as shipped, in a gateway: it starts with its secrets
+// from the environment, offers a code host only when that host's app is configured, sends
+// GitHub the callback URL deploy/README.md tells operators to register, and QUOTA_EXCEEDED
+// to the dashboard's plans page.
+func TestDeployDashboard(t *testing.T) {
+	block := globalBlock(t, string(readDeploy(t, "Caddyfile")), "extension dashboard {")
+	t.Setenv("ADRESWIJZER_HOST", "api.example.test")
+	const origin = "https://api.example.test"
+	for _, c := range []struct {
+		name           string
+		github, gitlab bool
+	}{
+		{"no code host", false, false},
+		{"GitHub", true, false},
+		{"GitHub and GitLab", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, v := range []string{"SMTP_USERNAME", "SMTP_PASSWORD", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", "GITLAB_CLIENT_ID", "GITLAB_CLIENT_SECRET"} {
+				t.Setenv(v, "")
+			}
+			t.Setenv("SMTP_USERNAME", "noreply@example.test")
+			t.Setenv("SMTP_PASSWORD", "smtp-password-from-env")
+			if c.github {
+				t.Setenv("GITHUB_CLIENT_ID", "Iv1.github-id")
+				t.Setenv("GITHUB_CLIENT_SECRET", "github-secret-from-env")
+			}
+			if c.gitlab {
+				t.Setenv("GITLAB_CLIENT_ID", "gitlab-id")
+				t.Setenv("GITLAB_CLIENT_SECRET", "gitlab-secret-from-env")
+			}
+			g := startGateway(t, gatewayConfig{
+				upstream: upstream(t),
+				extra:    "plan starter 1\n" + block,
+				keys:     []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-deploy", Plan: "starter"}},
+			})
+			p := g.person(t, nil)
+			st, page := p.send("GET", "/dashboard/signin", nil)
+			if st != 200 {
+				t.Fatalf("sign-in page: %d", st)
+			}
+			for provider, offered := range map[string]bool{"github": c.github, "gitlab": c.gitlab} {
+				if got := strings.Contains(page, `href="/dashboard/signin/`+provider+`"`); got != offered {
+					t.Errorf("sign-in with %s offered: %v, want %v", provider, got, offered)
+				}
+			}
+			if strings.Contains(page, "secret-from-env") {
+				t.Error("the sign-in page shows a secret")
+			}
+
+			resp, err := p.c.Get(g.base + "/dashboard/signin/github")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if !c.github {
+				if resp.StatusCode != http.StatusNotFound {
+					t.Errorf("GitHub sign-in without its app: %d, want 404", resp.StatusCode)
+				}
+			} else {
+				loc := resp.Header.Get("Location")
+				u, err := url.Parse(loc)
+				if resp.StatusCode != http.StatusSeeOther || err != nil || u.Host != "github.com" || u.Path != "/login/oauth/authorize" {
+					t.Fatalf("GitHub sign-in: %d to %q", resp.StatusCode, loc)
+				}
+				q := u.Query()
+				if q.Get("client_id") != "Iv1.github-id" || q.Get("redirect_uri") != origin+"/dashboard/signin/github/callback" ||
+					q.Get("code_challenge_method") != "S256" || q.Get("state") == "" || strings.Contains(loc, "secret-from-env") {
+					t.Errorf("GitHub authorization request %s", loc)
+				}
+			}
+
+			expect(t, "within the plan", g.do(req{path: nlLookup, key: "live"}), 200, "")
+			a := g.do(req{path: nlLookup, key: "live"})
+			expect(t, "over the plan", a, 429, adreswijzer.ErrQuotaExceeded)
+			if u := a.errorBody().UpgradeURL; u != origin+"/dashboard/plans" {
+				t.Errorf("upgradeUrl %q, want the dashboard's plans page", u)
+			}
+		})
+	}
+}
+
+// deploy/Caddyfile's access log as shipped keeps the dashboard's secrets out: the sign-in
+// link's token (in the query), the person's e-mail address, the session cookie both ways.
+func TestDeployAccessLogDashboard(t *testing.T) {
+	logBlock := globalBlock(t, string(readDeploy(t, "Caddyfile")), "log {")
+	output := regexp.MustCompile(`output file \S+ \{[^}]*\}`)
+	if !output.MatchString(logBlock) {
+		t.Fatalf("the access log has no output file:\n%s", logBlock)
+	}
+	accessLog := filepath.Join(t.TempDir(), "access.log")
+	m := mailtest.Start(t)
+	g := startGateway(t, gatewayConfig{
+		upstream: upstream(t),
+		site:     output.ReplaceAllString(logBlock, "output file "+accessLog),
+		extra: fmt.Sprintf(`extension dashboard {
+				base_url http://127.0.0.1:{{port}}
+				smtp %s %d {
+					from "Adreswijzer <noreply@adreswijzer.test>"
+					tls none
+				}
+			}`, m.SMTPHost, m.SMTPPort),
+	})
+	const email = "logwinkel@example.nl"
+	p := g.person(t, m)
+	p.signUp(email)
+	token := regexp.MustCompile(`token=([A-Za-z0-9_-]+)`).FindStringSubmatch(m.Wait(t, email, 1).Text)
+	if token == nil {
+		t.Fatal("no token in the sign-in mail")
+	}
+	if st, _ := p.send("GET", "/dashboard/keys", nil); st != 200 {
+		t.Fatalf("keys page after sign-in: %d", st)
+	}
+	base, _ := url.Parse(g.base)
+	var cookie string
+	for _, c := range p.c.Jar.Cookies(&url.URL{Scheme: "http", Host: base.Host, Path: "/dashboard/"}) {
+		cookie = c.Value
+	}
+	if cookie == "" {
+		t.Fatal("no session cookie")
+	}
+
+	var log string
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		b, _ := os.ReadFile(accessLog)
+		log = string(b)
+		if strings.Contains(log, `"uri":"/dashboard/keys"`) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(log, `"uri":"/dashboard/signin/link"`) || !strings.Contains(log, `"uri":"/dashboard/keys"`) {
+		t.Fatalf("the access log lacks the dashboard's requests:\n%s", log)
+	}
+	for what, secret := range map[string]string{"the sign-in token": token[1], "the e-mail address": email,
+		"the session cookie": cookie, "a Set-Cookie header": `"Set-Cookie":[`, "a Cookie header": `"Cookie":[`} {
+		if strings.Contains(log, secret) {
+			t.Errorf("the access log holds %s:\n%s", what, log)
+		}
+	}
 }

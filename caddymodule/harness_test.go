@@ -43,6 +43,8 @@ type gatewayConfig struct {
 	global string
 	// routes are more handle blocks after the adreswijzer handler, beside the worker's.
 	routes string
+	// site is more directives of the site (a log block, say).
+	site string
 	// captureLog writes every log line Caddy and the gateway write, from DEBUG up, as JSON
 	// to a file the test reads with gw.caddyLog.
 	captureLog bool
@@ -74,6 +76,7 @@ const testCaddyfile = `{
 
 http://:{{port}} {
 	bind 127.0.0.1
+	{{site}}
 	handle_path /widget/* {
 		root * {{dir}}/widget
 		file_server
@@ -82,6 +85,7 @@ http://:{{port}} {
 		adreswijzer {
 			key_file {{dir}}/keys.json
 			usage_file {{dir}}/usage.json
+			account_file {{dir}}/accounts.json
 			workers {{workers}}
 			poll_interval 200ms
 			{{extra}}
@@ -148,7 +152,7 @@ func startGateway(t testing.TB, c gatewayConfig) *gw {
 		logCfg = "output file " + filepath.Join(g.dir, "caddy.log") + "\n\t\tformat json\n\t\tlevel DEBUG"
 	}
 	cf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{dir}}", g.dir, "{{upstream}}", up.Host,
-		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global, "{{routes}}", c.routes).Replace(testCaddyfile)
+		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global, "{{routes}}", c.routes, "{{site}}", c.site).Replace(testCaddyfile)
 	loadCaddyfile(t, cf)
 	waitListening(t, port)
 	return g

@@ -39,9 +39,11 @@ import (
 
 	"github.com/adreswijzer/adreswijzer"
 	_ "github.com/adreswijzer/adreswijzer/caddymodule" // the adreswijzer directive and `keys`
+	"github.com/adreswijzer/adreswijzer/gateway/accounts"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
+	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
@@ -611,6 +613,103 @@ func TestKubernetesCaddyfile(t *testing.T) {
 			t.Errorf("block %q differs between deploy/Caddyfile and deploy/k8s/gateway.Caddyfile; copy it over:\n--- deploy/Caddyfile\n%s\n--- deploy/k8s/gateway.Caddyfile\n%s",
 				opener, strings.Join(a, "\n"), strings.Join(b, "\n"))
 		}
+	}
+}
+
+// handler finds the first HTTP handler of a kind in an adapted configuration.
+func handler(v any, kind string) map[string]any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v["handler"] == kind {
+			return v
+		}
+		for _, x := range v {
+			if h := handler(x, kind); h != nil {
+				return h
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if h := handler(x, kind); h != nil {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+// envPlaceholder is a value read from the environment when the gateway starts.
+var envPlaceholder = regexp.MustCompile(`^\{env\.([A-Z][A-Z0-9_]*)\}$`)
+
+// Every shipped Caddyfile's dashboard block reads its secrets from the environment at run
+// time and holds none itself. In production it mails over TLS from an https origin, can offer
+// both code hosts, sends QUOTA_EXCEEDED to its plans page, and the Kubernetes gateway takes
+// its secrets from an optional Secret, so that a cluster without one still starts.
+func TestDashboardConfig(t *testing.T) {
+	secrets := [][]string{{"smtp", "username"}, {"smtp", "password"}, {"github", "client_id"}, {"github", "client_secret"},
+		{"gitlab", "client_id"}, {"gitlab", "client_secret"}}
+	for _, name := range []string{"Caddyfile", "k8s/gateway.Caddyfile", "Caddyfile.local"} {
+		t.Run(name, func(t *testing.T) {
+			h := handler(adaptCaddyfile(t, []byte(readFile(t, name))), "adreswijzer")
+			var dash map[string]any
+			for _, x := range list(h["extensions"]) {
+				if str(dig(x, "extension")) == "dashboard" {
+					dash = object(x)
+				}
+			}
+			if dash == nil {
+				t.Fatal("no extension dashboard")
+			}
+			var env []string
+			for _, f := range secrets {
+				v := dig(dash, f...)
+				if v == nil {
+					continue
+				}
+				m := envPlaceholder.FindStringSubmatch(str(v))
+				if m == nil {
+					t.Errorf("dashboard %s is %q: a secret comes from the environment at run time, {env.NAME}", strings.Join(f, " "), str(v))
+					continue
+				}
+				env = append(env, m[1])
+			}
+			if name == "Caddyfile.local" {
+				return
+			}
+
+			base := str(dash["base_url"])
+			if !strings.HasPrefix(base, "https://") {
+				t.Errorf("base_url %q: sign-in links and cookies need https", base)
+			}
+			if tls := str(dig(dash, "smtp", "tls")); dig(dash, "smtp") == nil || (tls != "starttls" && tls != "implicit") {
+				t.Errorf("smtp %v: production sends sign-in mail through a mail server, over TLS", dash["smtp"])
+			}
+			if dash["github"] == nil || dash["gitlab"] == nil || str(dash["plan_contact"]) == "" {
+				t.Error("production names both code hosts (switched on by their secrets) and where to ask for a plan")
+			}
+			if u := str(h["upgrade_url"]); u != "" && u != base+"/dashboard/plans" {
+				t.Errorf("upgrade_url %q: QUOTA_EXCEEDED sends people to the dashboard's plans page", u)
+			}
+			if name != "k8s/gateway.Caddyfile" {
+				return
+			}
+			ms, _ := loadManifests(t)
+			for _, m := range ms {
+				if m.kind() != "Deployment" || m.name() != "adreswijzer-gateway" {
+					continue
+				}
+				_, spec := podSpec(m)
+				refs := map[string]map[string]any{}
+				for _, e := range list(dig(list(spec["containers"])[0], "env")) {
+					refs[str(dig(e, "name"))] = object(dig(e, "valueFrom", "secretKeyRef"))
+				}
+				for _, name := range env {
+					if ref := refs[name]; ref == nil || ref["optional"] != true {
+						t.Errorf("the gateway takes %s from %v: want an optional Secret key, so that a cluster without it starts", name, ref)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -1418,73 +1517,205 @@ func TestRefreshPostgres(t *testing.T) {
 	}
 }
 
-// The backup holds exactly the two tables and restores.
-func TestBackup(t *testing.T) {
-	t.Parallel()
+// backupSource is a gateway database with something in every table: keys, usage, activity,
+// accounts with a code-host identity, and the short-lived rows a backup leaves out (a
+// sign-in link, a dashboard session).
+type backupSource struct {
+	url     string
+	keys    []*keys.Key
+	account *accounts.Account
+	token   string // the sign-in link's
+}
+
+func newBackupSource(t *testing.T) backupSource {
+	t.Helper()
 	ctx := context.Background()
-	db := gatewaytest.Postgres(t)
-	needTools(t, "psql", "pg_dump", "pg_restore")
-	scratch := gatewaytest.Postgres(t)
-	gw, err := pgstore.Open(ctx, db)
+	src := backupSource{url: gatewaytest.Postgres(t)}
+	gw, err := pgstore.Open(ctx, src.url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer gw.Close()
-	for _, account := range []string{"shop-a", "shop-b"} {
-		k, _, err := keys.New(keys.Options{Kind: keys.Live, Account: account}, time.Now())
+	now := time.Now().UTC().Truncate(time.Second)
+	src.account = &accounts.Account{ID: "acct_00000000000000a1", Email: "winkel@example.nl", Plan: "starter", Language: "nl", Created: now}
+	if err := gw.Accounts().Create(ctx, src.account); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Accounts().AddIdentity(ctx, accounts.Identity{Provider: "github", Subject: "4242", Account: src.account.ID, Created: now}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []keys.Options{{Kind: keys.Live, Account: src.account.ID}, {Kind: keys.Live, Account: "shop-b"}} {
+		k, _, err := keys.New(o, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := gw.Keys().Create(ctx, k); err != nil {
 			t.Fatal(err)
 		}
+		src.keys = append(src.keys, k)
 	}
-	conn, err := pgx.Connect(ctx, db)
+	err = gw.Usage().Add(ctx, usage.Batch{
+		Deltas: []usage.Delta{{Account: src.account.ID, Month: "2020-01", Totals: usage.Totals{Verifications: 7}}},
+		Activity: []usage.Activity{{Account: src.account.ID, Key: src.keys[0].ID, Day: "2020-01-31", Route: "validate",
+			Calls: 9, Verifications: 7, LastUsed: now}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, link, err := accounts.NewLink(src.account.Email, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Accounts().AddLink(ctx, link); err != nil {
+		t.Fatal(err)
+	}
+	src.token = token
+	if err := gw.Sessions().Commit("session-token", []byte("session"), now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, src.url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `INSERT INTO gateway_usage (account, month, verifications) VALUES ('shop-a', '2020-01', 7);
-		CREATE TABLE unrelated (x int); INSERT INTO unrelated VALUES (1)`); err != nil {
+	if _, err := conn.Exec(ctx, `CREATE TABLE unrelated (x int); INSERT INTO unrelated VALUES (1)`); err != nil {
 		t.Fatal(err)
 	}
+	return src
+}
+
+// tables lists a database's tables.
+func tables(t *testing.T, url string) []string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, _ := conn.Query(ctx, `SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`)
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// The backup holds every table of the gateway, the short-lived ones without their rows,
+// and nothing else; the restore test checks the counts; and a dump restored into an empty
+// database is one the gateway opens, with the accounts and keys it had.
+func TestBackup(t *testing.T) {
+	t.Parallel()
+	needTools(t, "psql", "pg_dump", "pg_restore")
+	ctx := context.Background()
+	src := newBackupSource(t)
+	scratch := gatewaytest.Postgres(t)
 
 	dir := t.TempDir()
-	env := map[string]string{"DATABASE_URL": db, "BACKUP_DIR": dir, "BACKUP_VERIFY_URL": scratch}
+	env := map[string]string{"DATABASE_URL": src.url, "BACKUP_DIR": dir, "BACKUP_VERIFY_URL": scratch}
 	mustScript(t, env, "adreswijzer-backup", "dump")
 	dumps, _ := filepath.Glob(filepath.Join(dir, "gateway-*.dump"))
 	if len(dumps) != 1 {
 		t.Fatalf("dumps: %v", dumps)
 	}
+
+	// What the dump holds: the tables the gateway's migrations make, all of them, so that a
+	// new migration's table is backed up or this fails; rows of all but the short-lived.
 	list, err := exec.Command("pg_restore", "--list", dumps[0]).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables := regexp.MustCompile(`(?m) TABLE (?:DATA )?\S+ (\S+) `).FindAllStringSubmatch(string(list), -1)
-	for _, m := range tables {
-		if m[1] != "gateway_keys" && m[1] != "gateway_usage" {
-			t.Errorf("the dump holds table %s", m[1])
+	var schema, data []string
+	for _, m := range regexp.MustCompile(`(?m)^\d+; \d+ \d+ TABLE (DATA )?\S+ (\S+) `).FindAllStringSubmatch(string(list), -1) {
+		if m[1] == "" {
+			schema = append(schema, m[2])
+		} else {
+			data = append(data, m[2])
 		}
 	}
-	if len(tables) != 4 {
-		t.Errorf("want the two tables with their data in the dump, got:\n%s", list)
+	slices.Sort(schema)
+	slices.Sort(data)
+	gatewayTables := slices.DeleteFunc(tables(t, src.url), func(n string) bool { return n == "unrelated" })
+	shortLived := []string{"gateway_signin_links", "sessions"}
+	if !slices.Equal(schema, gatewayTables) {
+		t.Errorf("the dump holds the tables %v; the gateway's database has %v", schema, gatewayTables)
 	}
-	out := mustScript(t, env, "adreswijzer-backup", "verify")
-	if !strings.Contains(out, "restores: 2 keys") {
-		t.Errorf("verify:\n%s", out)
+	if want := slices.DeleteFunc(slices.Clone(gatewayTables), func(n string) bool { return slices.Contains(shortLived, n) }); !slices.Equal(data, want) {
+		t.Errorf("the dump holds the rows of %v, want those of %v", data, want)
 	}
 
-	// A restore that holds less than the dump started with fails the test.
+	out := mustScript(t, env, "adreswijzer-backup", "verify")
+	for _, want := range []string{"restores as counted", "gateway_keys 2", "gateway_accounts 1", "gateway_identities 1",
+		"gateway_activity 1", "gateway_key_use 1", "sessions 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify does not say %q:\n%s", want, out)
+		}
+	}
+	if got := tables(t, scratch); len(got) != 0 {
+		t.Errorf("verify left the tables %v in the scratch database", got)
+	}
+
+	t.Run("restore", func(t *testing.T) {
+		// The restore deploy/README.md gives, into an empty database, then the gateway on it:
+		// its migrator finds the version and has nothing to do.
+		empty := gatewaytest.Postgres(t)
+		if out, err := exec.Command("pg_restore", "-d", empty, "--no-owner", "--no-privileges", "--single-transaction",
+			"--exit-on-error", dumps[0]).CombinedOutput(); err != nil {
+			t.Fatalf("pg_restore: %v\n%s", err, out)
+		}
+		gw, err := pgstore.Open(ctx, empty)
+		if err != nil {
+			t.Fatalf("the gateway does not open the restored database: %v", err)
+		}
+		defer gw.Close()
+		if a, err := gw.Accounts().ByEmail(ctx, src.account.Email); err != nil || a.ID != src.account.ID || a.Plan != src.account.Plan ||
+			a.Language != src.account.Language || !a.Created.Equal(src.account.Created) {
+			t.Errorf("account after the restore: %+v, %v; want %+v", a, err, src.account)
+		}
+		if a, err := gw.Accounts().ByIdentity(ctx, "github", "4242"); err != nil || a.ID != src.account.ID {
+			t.Errorf("identity after the restore: %+v, %v", a, err)
+		}
+		for _, k := range src.keys {
+			if got, err := gw.Keys().Lookup(ctx, k.Hash); err != nil || got.ID != k.ID || got.Account != k.Account {
+				t.Errorf("key %s after the restore: %+v, %v", k.ID, got, err)
+			}
+		}
+		if tot, err := gw.Usage().Get(ctx, src.account.ID, "2020-01"); err != nil || tot.Verifications != 7 {
+			t.Errorf("usage after the restore: %+v, %v", tot, err)
+		}
+		if act, err := gw.Usage().Activity(ctx, src.account.ID, "2020-01-01", "2020-01-31"); err != nil || len(act) != 1 || act[0].Calls != 9 {
+			t.Errorf("activity after the restore: %+v, %v", act, err)
+		}
+		// The short-lived rows stay behind: the link no longer signs in, the session is gone,
+		// and both tables work.
+		if _, err := gw.Accounts().UseLink(ctx, accounts.HashToken(src.token), time.Now()); !errors.Is(err, accounts.ErrLinkInvalid) {
+			t.Errorf("a sign-in link survived the restore: %v", err)
+		}
+		if _, found, err := gw.Sessions().Find("session-token"); err != nil || found {
+			t.Errorf("a session survived the restore: %v %v", found, err)
+		}
+		if err := gw.Sessions().Commit("new-session", []byte("x"), time.Now().Add(time.Hour)); err != nil {
+			t.Errorf("sessions after the restore: %v", err)
+		}
+	})
+
+	// A restore that differs from the counts taken with the dump fails the test.
 	counts, _ := filepath.Glob(filepath.Join(dir, "gateway-*.counts"))
-	b, _ := os.ReadFile(counts[0])
-	f := strings.Fields(string(b))
-	if err := os.WriteFile(counts[0], []byte("3 "+f[1]+" "+f[2]+"\n"), 0o600); err != nil {
+	b, err := os.ReadFile(counts[0])
+	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := script(t, env, "adreswijzer-backup", "verify"); err == nil {
-		t.Errorf("verify passed a restore with fewer keys than counted:\n%s", out)
+	tampered := strings.Replace(string(b), "gateway_accounts 1\n", "gateway_accounts 2\n", 1)
+	if tampered == string(b) {
+		t.Fatalf("no account count in %s:\n%s", counts[0], b)
 	}
-	env["BACKUP_VERIFY_URL"] = db
+	if err := os.WriteFile(counts[0], []byte(tampered), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := script(t, env, "adreswijzer-backup", "verify"); err == nil || !strings.Contains(out, "gateway_accounts 1 (want 2)") {
+		t.Errorf("verify passed a restore with fewer accounts than counted: %v\n%s", err, out)
+	}
+	env["BACKUP_VERIFY_URL"] = src.url
 	if out, err := script(t, env, "adreswijzer-backup", "verify"); err == nil || !strings.Contains(out, "production") {
 		t.Errorf("verify must refuse the production database:\n%s", out)
 	}

@@ -105,10 +105,21 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("mail: %w", err)
 	}
 	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		// go-mail's errors name the server and the SMTP reply, not the recipient.
-		return fmt.Errorf("mail via %s: %w", s.cfg.Host, err)
+		return fmt.Errorf("mail via %s: %w", s.cfg.Host, withoutRecipient(err))
 	}
 	return nil
+}
+
+// withoutRecipient keeps of a failed delivery what a log may hold: go-mail's SendError lists
+// the affected recipients, and a server's reply to RCPT TO commonly quotes the address, so
+// only the step that failed and the reply's codes are kept. Other errors (dialling, TLS)
+// name the server only.
+func withoutRecipient(err error) error {
+	var se *gomail.SendError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return fmt.Errorf("%s (SMTP %d %s, temporary: %t)", se.Reason, se.ErrorCode(), se.EnhancedStatusCode(), se.IsTemp())
 }
 
 // build makes the MIME message: text first, HTML as the alternative mail clients prefer.

@@ -54,6 +54,20 @@ func TestSMTPErrors(t *testing.T) {
 	}
 }
 
+// A recipient the server refuses: the error, which the dashboard logs, says which step failed
+// and the reply's codes, never the address that the server's reply and go-mail's error quote.
+func TestSMTPRefusedRecipient(t *testing.T) {
+	srv := mailtest.Start(t, "--smtp-allowed-recipients", "^allowed@")
+	s, err := mail.NewSMTP(mail.SMTPConfig{Host: srv.SMTPHost, Port: srv.SMTPPort, TLS: "none", From: "a@example.nl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Send(context.Background(), mail.Message{To: "winkel@example.nl", Subject: "x", Text: "y"})
+	if err == nil || strings.Contains(err.Error(), "winkel") || !strings.Contains(err.Error(), "550") {
+		t.Errorf("refused recipient: %v", err)
+	}
+}
+
 func TestConsole(t *testing.T) {
 	var buf bytes.Buffer
 	c := &mail.Console{W: &buf}

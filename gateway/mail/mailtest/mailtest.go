@@ -47,18 +47,19 @@ func binary() (string, error) {
 	return binPath, binErr
 }
 
-// Start runs Mailpit on free ports until the test ends.
-func Start(t testing.TB) *Server {
+// Start runs Mailpit on free ports until the test ends; flags are more of Mailpit's options
+// (e.g. --smtp-allowed-recipients, for a server that refuses some).
+func Start(t testing.TB, flags ...string) *Server {
 	t.Helper()
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	smtpPort, httpPort := gatewaytest.FreePort(t), gatewaytest.FreePort(t)
-	cmd := exec.Command(bin,
-		"--smtp", "127.0.0.1:"+strconv.Itoa(smtpPort), "--listen", "127.0.0.1:"+strconv.Itoa(httpPort),
+	cmd := exec.Command(bin, append([]string{
+		"--smtp", "127.0.0.1:" + strconv.Itoa(smtpPort), "--listen", "127.0.0.1:" + strconv.Itoa(httpPort),
 		"--database", filepath.Join(t.TempDir(), "mailpit.db"), "--smtp-auth-accept-any",
-		"--smtp-auth-allow-insecure", "--smtp-disable-rdns", "--quiet")
+		"--smtp-auth-allow-insecure", "--smtp-disable-rdns", "--quiet"}, flags...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start mailpit: %v", err)
 	}
