@@ -18,7 +18,7 @@ build:
 	$(GO) build -o bin/worker ./worker/cmd/worker
 	$(GO) build -o bin/gateway ./caddymodule/cmd/gateway
 	$(GO) build -o bin/demoshop ./widget/demo/cmd/demoshop
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -gcflags="github.com/adreswijzer/adreswijzer/...=-l" -o $(WASM) ./wasm
 
 # The embedded default: worker + gateway + demo shop, no Postgres or Redis.
 run: build

@@ -11,7 +11,7 @@ import (
 
 func TestTextsComplete(t *testing.T) {
 	for _, l := range []adreswijzer.Language{adreswijzer.LangNL, adreswijzer.LangFR, adreswijzer.LangDE, adreswijzer.LangEN} {
-		tab := texts[l]
+		tab := texts(l)
 		if tab == nil {
 			t.Fatalf("no texts in %s", l)
 		}

@@ -75,7 +75,7 @@ func goBuild(t *testing.T, root, out, pkg string, env ...string) {
 	t.Helper()
 	args := []string{"build", "-o", out}
 	if len(env) > 0 {
-		args = append(args, "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w")
+		args = append(args, "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-gcflags=github.com/adreswijzer/adreswijzer/...=-l")
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
