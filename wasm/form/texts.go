@@ -47,9 +47,14 @@ const (
 	txtChooseSuggestion
 	txtSearching
 	txtCorrection
-	txtUseCorrection
 	txtKeepTyped
 	txtRegion
+	txtHintKeys
+	txtUseThis
+	txtCorrections
+	txtWithout
+	txtSearchBack
+	txtCredit
 	numTexts
 )
 
@@ -76,10 +81,10 @@ var textsNL = [numTexts]string{
 	txtCityMissing:      "Vul de plaats in.",
 	txtChooseAddition:   "Kies een toevoeging uit de lijst.",
 	txtChooseBox:        "Kies een busnummer uit de lijst.",
-	txtAdditions:        "{n} adressen op dit huisnummer. Kies de toevoeging met de pijltjestoetsen of klik erop.",
-	txtBoxes:            "{n} adressen op dit huisnummer. Kies het busnummer met de pijltjestoetsen of klik erop.",
-	txtStreets:          "{n} straten gevonden. Kies met de pijltjestoetsen of klik erop.",
-	txtStreet1:          "1 straat gevonden. Kies met de pijltjestoetsen of klik erop.",
+	txtAdditions:        "{n} adressen op dit huisnummer. Kies de toevoeging uit de lijst.",
+	txtBoxes:            "{n} adressen op dit huisnummer. Kies het busnummer uit de lijst.",
+	txtStreets:          "{n} straten gevonden. Kies de straat uit de lijst.",
+	txtStreet1:          "1 straat gevonden. Kies de straat uit de lijst.",
 	txtFound:            "Adres gevonden: {a}.",
 	txtChosen:           "Adres: {a}.",
 	txtOffline:          "De adrescontrole reageert nu niet. Vul uw adres zelf in; het wordt gebruikt zoals ingevuld.",
@@ -90,9 +95,14 @@ var textsNL = [numTexts]string{
 	txtChooseSuggestion: "Kies het juiste adres uit de lijst.",
 	txtSearching:        "Adres zoeken…",
 	txtCorrection:       "Volgens het adresregister is het adres: {a}.",
-	txtUseCorrection:    "Dit adres gebruiken",
 	txtKeepTyped:        "Mijn adres houden zoals ingevuld",
 	txtRegion:           "Adres",
+	txtHintKeys:         "Gebruik de pijltjestoetsen of klik erop.",
+	txtUseThis:          "Gebruik {a}",
+	txtCorrections:      "Volgens het adresregister is het een van deze adressen:",
+	txtWithout:          "(zonder toevoeging „{a}”)",
+	txtSearchBack:       "Adres laten opzoeken",
+	txtCredit:           "Bevat gegevens van BeST Address (FOD BOSA), onder licentie CC BY 4.0.",
 }
 
 var textsFR = [numTexts]string{
@@ -115,10 +125,10 @@ var textsFR = [numTexts]string{
 	txtCityMissing:      "Saisissez la localité.",
 	txtChooseAddition:   "Choisissez un complément dans la liste.",
 	txtChooseBox:        "Choisissez un numéro de boîte dans la liste.",
-	txtAdditions:        "{n} adresses à ce numéro. Choisissez le complément avec les flèches ou en cliquant.",
-	txtBoxes:            "{n} adresses à ce numéro. Choisissez la boîte avec les flèches ou en cliquant.",
-	txtStreets:          "{n} rues trouvées. Choisissez avec les flèches ou en cliquant.",
-	txtStreet1:          "1 rue trouvée. Choisissez avec les flèches ou en cliquant.",
+	txtAdditions:        "{n} adresses à ce numéro. Choisissez le complément dans la liste.",
+	txtBoxes:            "{n} adresses à ce numéro. Choisissez la boîte dans la liste.",
+	txtStreets:          "{n} rues trouvées. Choisissez la rue dans la liste.",
+	txtStreet1:          "1 rue trouvée. Choisissez la rue dans la liste.",
 	txtFound:            "Adresse trouvée : {a}.",
 	txtChosen:           "Adresse : {a}.",
 	txtOffline:          "Le contrôle d'adresse ne répond pas pour le moment. Saisissez votre adresse ; elle sera utilisée telle quelle.",
@@ -129,9 +139,14 @@ var textsFR = [numTexts]string{
 	txtChooseSuggestion: "Choisissez la bonne adresse dans la liste.",
 	txtSearching:        "Recherche de l'adresse…",
 	txtCorrection:       "Selon le registre des adresses, l'adresse est : {a}.",
-	txtUseCorrection:    "Utiliser cette adresse",
 	txtKeepTyped:        "Garder mon adresse telle que saisie",
 	txtRegion:           "Adresse",
+	txtHintKeys:         "Utilisez les flèches ou cliquez.",
+	txtUseThis:          "Utiliser {a}",
+	txtCorrections:      "Selon le registre des adresses, l'adresse est l'une de celles-ci :",
+	txtWithout:          "(sans le complément « {a} »)",
+	txtSearchBack:       "Faire rechercher l'adresse",
+	txtCredit:           "Contient des données BeST Address du SPF BOSA, sous licence CC BY 4.0.",
 }
 
 var textsDE = [numTexts]string{
@@ -154,10 +169,10 @@ var textsDE = [numTexts]string{
 	txtCityMissing:      "Geben Sie den Ort ein.",
 	txtChooseAddition:   "Wählen Sie einen Zusatz aus der Liste.",
 	txtChooseBox:        "Wählen Sie einen Briefkasten aus der Liste.",
-	txtAdditions:        "{n} Adressen unter dieser Hausnummer. Wählen Sie den Zusatz mit den Pfeiltasten oder per Klick.",
-	txtBoxes:            "{n} Adressen unter dieser Hausnummer. Wählen Sie den Briefkasten mit den Pfeiltasten oder per Klick.",
-	txtStreets:          "{n} Straßen gefunden. Wählen Sie mit den Pfeiltasten oder per Klick.",
-	txtStreet1:          "1 Straße gefunden. Wählen Sie mit den Pfeiltasten oder per Klick.",
+	txtAdditions:        "{n} Adressen unter dieser Hausnummer. Wählen Sie den Zusatz aus der Liste.",
+	txtBoxes:            "{n} Adressen unter dieser Hausnummer. Wählen Sie den Briefkasten aus der Liste.",
+	txtStreets:          "{n} Straßen gefunden. Wählen Sie die Straße aus der Liste.",
+	txtStreet1:          "1 Straße gefunden. Wählen Sie die Straße aus der Liste.",
 	txtFound:            "Adresse gefunden: {a}.",
 	txtChosen:           "Adresse: {a}.",
 	txtOffline:          "Die Adressprüfung antwortet gerade nicht. Geben Sie Ihre Adresse ein; sie wird wie eingegeben verwendet.",
@@ -168,9 +183,14 @@ var textsDE = [numTexts]string{
 	txtChooseSuggestion: "Wählen Sie die richtige Adresse aus der Liste.",
 	txtSearching:        "Adresse wird gesucht…",
 	txtCorrection:       "Laut Adressregister lautet die Adresse: {a}.",
-	txtUseCorrection:    "Diese Adresse verwenden",
 	txtKeepTyped:        "Meine Adresse wie eingegeben behalten",
 	txtRegion:           "Adresse",
+	txtHintKeys:         "Mit den Pfeiltasten oder per Klick.",
+	txtUseThis:          "{a} verwenden",
+	txtCorrections:      "Laut Adressregister ist es eine dieser Adressen:",
+	txtWithout:          "(ohne Zusatz „{a}“)",
+	txtSearchBack:       "Adresse suchen lassen",
+	txtCredit:           "Enthält Daten von BeST Address (FÖD BOSA), lizenziert unter CC BY 4.0.",
 }
 
 var textsEN = [numTexts]string{
@@ -193,10 +213,10 @@ var textsEN = [numTexts]string{
 	txtCityMissing:      "Enter the town or city.",
 	txtChooseAddition:   "Choose an addition from the list.",
 	txtChooseBox:        "Choose a box number from the list.",
-	txtAdditions:        "{n} addresses at this number. Choose the addition with the arrow keys or by clicking.",
-	txtBoxes:            "{n} addresses at this number. Choose the box with the arrow keys or by clicking.",
-	txtStreets:          "{n} streets found. Choose with the arrow keys or by clicking.",
-	txtStreet1:          "1 street found. Choose with the arrow keys or by clicking.",
+	txtAdditions:        "{n} addresses at this number. Choose the addition from the list.",
+	txtBoxes:            "{n} addresses at this number. Choose the box from the list.",
+	txtStreets:          "{n} streets found. Choose the street from the list.",
+	txtStreet1:          "1 street found. Choose the street from the list.",
 	txtFound:            "Address found: {a}.",
 	txtChosen:           "Address: {a}.",
 	txtOffline:          "The address check is not responding right now. Enter your address; it will be used as entered.",
@@ -207,9 +227,14 @@ var textsEN = [numTexts]string{
 	txtChooseSuggestion: "Choose the right address from the list.",
 	txtSearching:        "Looking up the address…",
 	txtCorrection:       "According to the address register, the address is: {a}.",
-	txtUseCorrection:    "Use this address",
 	txtKeepTyped:        "Keep my address as entered",
 	txtRegion:           "Address",
+	txtHintKeys:         "Use the arrow keys or click.",
+	txtUseThis:          "Use {a}",
+	txtCorrections:      "According to the address register, the address is one of these:",
+	txtWithout:          "(without the addition “{a}”)",
+	txtSearchBack:       "Look the address up for me",
+	txtCredit:           "Contains BeST Address data of FPS BOSA, licensed under CC BY 4.0.",
 }
 
 // texts is the table of a language, nil for one the form does not speak.
