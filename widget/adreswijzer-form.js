@@ -28,7 +28,9 @@ const decoder = new TextDecoder();
 // One instance of the core per page; each element is a form inside it.
 let reactor;
 function core() {
-  reactor ??= import(new URL(SHIM, scriptURL).href).then((m) => m.loadReactor(new URL(CORE, scriptURL)));
+  // The shim and the core are fetched together: one round trip, not two in a row.
+  reactor ??= Promise.all([import(new URL(SHIM, scriptURL).href), fetch(new URL(CORE, scriptURL), { credentials: 'omit' })])
+    .then(([shim, response]) => shim.loadReactor(response));
   return reactor;
 }
 
