@@ -67,8 +67,10 @@ func wasmFile(tb testing.TB) string {
 
 // goBuild builds the package in dir (a directory of this module, or of a module of its own)
 // for wasip1.
-func goBuild(dir, out string) error {
-	cmd := exec.Command("go", append(buildFlags, "-o", out, ".")...)
+func goBuild(dir, out string) error { return goBuildFlags(dir, out, buildFlags) }
+
+func goBuildFlags(dir, out string, flags []string) error {
+	cmd := exec.Command("go", append(flags, "-o", out, ".")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
