@@ -322,6 +322,20 @@ func serve(t *testing.T, ln net.Listener, h http.Handler) {
 type gates struct {
 	mu       sync.Mutex
 	js, core chan struct{}
+	// broken answers the core with 404, as a blocked or missing file is answered.
+	broken bool
+}
+
+func (g *gates) breakCore(b bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.broken = b
+}
+
+func (g *gates) coreBroken() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.broken
 }
 
 func (g *gates) hold(js, core bool) {
@@ -377,7 +391,11 @@ func slowFiles(t *testing.T, widgetDir string) (string, *gates) {
 	srv := httptest.NewServer(http.StripPrefix("/widget/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Cache-Control", "no-store")
-		if g.wait(r) {
+		switch {
+		case !g.wait(r):
+		case strings.HasSuffix(r.URL.Path, ".wasm") && g.coreBroken():
+			http.NotFound(w, r)
+		default:
 			http.ServeFileFS(w, r, os.DirFS(widgetDir), r.URL.Path)
 		}
 	})))
@@ -962,6 +980,30 @@ func TestCheckout(t *testing.T) {
 				}
 				cancel()
 			}
+		}
+	})
+
+	t.Run("core missing: the shop's own inputs come back, filled and required", func(t *testing.T) {
+		s.gates.hold(false, true)
+		defer s.gates.release(true, true)
+		defer s.gates.breakCore(false)
+		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+		defer cancel()
+		p := &page{t: t, ctx: ctx, shots: s.shots}
+		p.do(chromedp.Navigate(s.slow + "/"))
+		p.waitFor(`document.getElementById('address').dataset.state === 'loading'`)
+		p.typeInto("postcode", "1381AA")
+		p.typeInto("number", "7")
+		s.gates.breakCore(true)
+		s.gates.release(false, true)
+		p.waitFor(`document.getElementById('address').dataset.state === 'unavailable'`)
+		p.screenshot("unavailable")
+		got := p.eval(`JSON.stringify(['zip', 'address1', 'city'].map((n) => { const i = document.querySelector('#checkout [name="' + n + '"]'); return [i.value, i.required, i.checkVisibility()]; }).concat([!!document.querySelector('#address .aw-fieldset')]))`)
+		if got != `[["1381AA",true,true],["7",true,true],["",true,true],false]` {
+			t.Errorf("the shop's zip, address1, city (value, required, shown), and the form's fields left: %s", got)
+		}
+		if w := p.eval(`window.awWarnings.join('\n')`); !strings.Contains(w, "could not start") {
+			t.Errorf("the console says %q", w)
 		}
 	})
 
