@@ -9,6 +9,9 @@ export ADRESWIJZER_DATA ?= $(abspath $(DATA))
 export ADRESWIJZER_ARTIFACTS ?= $(abspath $(ARTIFACTS))
 
 WASM := widget/adreswijzer.wasm
+# What the gateway serves under /widget/: the element's script, the shim and the core under
+# content-hashed names, each precompressed (brotli, gzip).
+WIDGET_DIST := widget/dist
 
 .PHONY: all build run prepare test test-faults bench fuzz vet clean
 
@@ -18,7 +21,8 @@ build:
 	$(GO) build -o bin/worker ./worker/cmd/worker
 	$(GO) build -o bin/gateway ./caddymodule/cmd/gateway
 	$(GO) build -o bin/demoshop ./widget/demo/cmd/demoshop
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -gcflags="github.com/adreswijzer/adreswijzer/...=-l" -o $(WASM) ./wasm
+	$(GO) run ./widget/cmd/widgetassets -wasm $(WASM) -out $(WIDGET_DIST) >/dev/null
 
 # The embedded default: worker + gateway + demo shop, no Postgres or Redis.
 run: build
@@ -81,4 +85,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin $(WASM) $(ARTIFACTS)
+	rm -rf bin $(WASM) $(WIDGET_DIST) $(ARTIFACTS)

@@ -1,7 +1,6 @@
 package adreswijzer
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -225,9 +224,15 @@ func numberValue(digits string) int {
 	if digits == "" || len(digits) > MaxNumberDigits {
 		return 0
 	}
-	v, err := strconv.Atoi(digits)
-	if err != nil {
-		return 0
+	// By hand rather than strconv.Atoi, whose error type (with strconv.Quote) would be the
+	// largest part of strconv in the form's WebAssembly core.
+	v := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0
+		}
+		v = v*10 + int(c-'0')
 	}
 	return v
 }

@@ -1,3 +1,9 @@
+//go:build !wasip1
+
+// Not in wasip1 builds: the address form's WebAssembly core (wasm/) needs the domain's
+// parsing, not the store interfaces, and leaving this file out keeps time and context (with the
+// runtime settings they register) out of the file every shopper downloads.
+
 package adreswijzer
 
 import (

@@ -78,11 +78,12 @@ export function wasiImports(getMemory) {
   };
 }
 
-// loadReactor fetches, instantiates and initialises a Go wasip1 reactor.
-export async function loadReactor(url) {
+// loadReactor instantiates and initialises a Go wasip1 reactor from its response (or URL),
+// compiling it while it downloads.
+export async function loadReactor(from) {
   let memory;
   const imports = { wasi_snapshot_preview1: wasiImports(() => memory) };
-  const response = await fetch(url, { credentials: 'omit' });
+  const response = from instanceof Response ? from : await fetch(from, { credentials: 'omit' });
   if (!response.ok) throw new Error(`adreswijzer: loading the form's core failed (${response.status})`);
   const streaming = (response.headers.get('Content-Type') || '').startsWith('application/wasm');
   const result = streaming

@@ -2,8 +2,10 @@ package form
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -196,29 +198,62 @@ func (m *Machine) sendLookup() {
 	m.send(callLookup, "GET", "/v1/"+m.cfg.Country.Lower()+"/lookup", string(q), "")
 }
 
-// askStreets asks for street suggestions (BE) once enough is typed.
-func (m *Machine) askStreets() {
+// askStreets asks for street suggestions for what is typed in f (the street field, or a
+// street typed into the Dutch postcode field) once enough is typed, in both countries and in
+// manual entry alike.
+func (m *Machine) askStreets(f Field) {
 	min := minSuggestAnywhere
 	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err == nil {
 		min = minSuggestInPostcode
 	}
-	if m.manualChosen || runeLen(m.val[FieldStreet]) < min {
-		m.cancel(callSuggest)
-		m.streets = nil
-		if m.list == listStreets {
-			m.dropList()
+	q := m.streetQuery(f)
+	if m.mode != modeOnline || runeLen(q) < min {
+		if m.suggestField == f || m.suggestField == noField {
+			m.cancel(callSuggest)
+			m.streets = nil
+			if m.list == listStreets {
+				m.dropList()
+			}
 		}
 		return
 	}
+	m.suggestField = f
 	m.schedule(callSuggest)
 }
 
+// streetQuery is the street to search for in what f holds: the street field's text, or the
+// text of the Dutch postcode field when it starts with a letter (a postcode starts with its
+// digits), without a house number typed after the street. "" when f holds no street.
+func (m *Machine) streetQuery(f Field) string {
+	text := strings.TrimSpace(m.val[f])
+	if f != FieldPostcode {
+		return text
+	}
+	if m.cfg.Country != adreswijzer.NL || text == "" {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(text); !unicode.IsLetter(r) {
+		return ""
+	}
+	if line := adreswijzer.ParseAddressLine(m.cfg.Country, text); line.HasNumber && line.Street != "" && !line.PoBox {
+		return line.Street
+	}
+	return text
+}
+
 func (m *Machine) sendSuggest() {
-	text := clip(strings.TrimSpace(m.val[FieldStreet]), adreswijzer.MaxQueryLength)
+	f := m.suggestField
+	if f == noField {
+		return
+	}
+	text := clip(m.streetQuery(f), adreswijzer.MaxQueryLength)
+	if text == "" {
+		return
+	}
 	var q query
 	q.add("country", m.cfg.Country.Lower())
 	q.add("q", text)
-	if pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err == nil {
+	if pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err == nil && f != FieldPostcode {
 		q.add("postcode", pc)
 	}
 	m.common(&q)
@@ -326,17 +361,18 @@ func (m *Machine) onResponse(e event) {
 	late := m.now > 0 && m.sentAt[c] > 0 && m.now-m.sentAt[c] > m.timeout[c]
 	switch {
 	case e.err != "" || e.status == 0 || late:
-		m.failOpen()
+		m.failOpen(0)
 	case e.status == 401 || e.status == 403:
-		m.goOffline(modeDisabled, txtDisabled)
+		m.goOffline(modeDisabled, txtDisabled, 0)
 	case e.status != 200:
-		m.failOpen()
+		m.failOpen(e.retryAfter)
 	default:
 		v, err := parseJSON(e.body)
 		if err != nil {
-			m.failOpen()
+			m.failOpen(0)
 			return
 		}
+		m.failures = 0
 		ok := false
 		switch c {
 		case callLookup:
@@ -356,24 +392,29 @@ func (m *Machine) onResponse(e event) {
 			}
 		}
 		if !ok {
-			m.failOpen()
+			m.failOpen(0)
 		}
 	}
 }
 
-// failOpen accepts the address as typed for this form: the spec's rule for a slow, failing
-// or unreachable service. No more calls are made for it; the commit is flagged unverified so
-// the shop validates it later. Validate is sent only by a submit, which goOffline lets
-// through with the address: nothing is left to hand over here.
-func (m *Machine) failOpen() {
-	m.goOffline(modeOffline, txtOffline)
+// failOpen takes the address as typed for now: the spec's rule for a slow, failing or
+// unreachable service. The street and city are shown for the customer to type, the commit is
+// flagged unverified so the shop validates it later, and the API is asked again after
+// retryAfter seconds (its Retry-After) or a backoff that doubles with each failure in a row.
+func (m *Machine) failOpen(retryAfter int) {
+	m.failures++
+	ms := retryAfter * 1000
+	if ms <= 0 {
+		ms = RetryMs << min(m.failures-1, 5)
+	}
+	m.goOffline(modeOffline, txtOffline, min(ms, 24*3600*1000))
 }
 
-// goOffline stops asking the API. A submit that was waiting goes through with the address as
-// typed, requiring only what the customer was asked for when they submitted: a Dutch street
-// and city that the lookup was to fill were never shown, and must not block now.
-func (m *Machine) goOffline(md mode, t text) {
-	f, ft := m.missing()
+// goOffline stops asking the API until the retry after retryMs (none when 0: a refused key
+// stays refused). The street and city are shown and required; a submit that was waiting goes
+// through with the address as typed when it is complete, and stops at the first part missing
+// when not: an address without street or town cannot be delivered.
+func (m *Machine) goOffline(md mode, t text, retryMs int) {
 	for c := call(0); c < numCalls; c++ {
 		m.cancel(c)
 	}
@@ -383,9 +424,28 @@ func (m *Machine) goOffline(md mode, t text) {
 	m.closeList()
 	m.list = listNone
 	m.setMessage(say(m.cfg.Lang, t, 0, ""), "warning", noField)
+	if retryMs > 0 {
+		m.retrySeq++
+		m.emit(effect{typ: "timer", name: retryTimer, seq: m.retrySeq, ms: retryMs})
+	}
 	if m.submitWaiting {
+		f, ft := m.missing()
 		m.acceptTyped(f, ft)
 	}
+}
+
+// recover asks the API again once the retry is due: what is typed is looked up, and the next
+// submit is validated. The street and city the customer typed meanwhile stay.
+func (m *Machine) recover() {
+	if m.mode != modeOffline {
+		return
+	}
+	m.mode = modeOnline
+	if m.msgKind == "warning" && m.msg == say(m.cfg.Lang, txtOffline, 0, "") {
+		m.clearMessage()
+	}
+	m.manual = m.manualChosen || strings.TrimSpace(m.val[FieldStreet]) != "" || strings.TrimSpace(m.val[FieldCity]) != ""
+	m.refreshLookup()
 }
 
 // acceptTyped hands the address over as typed (or as picked from the register before the
@@ -393,13 +453,18 @@ func (m *Machine) goOffline(md mode, t text) {
 func (m *Machine) acceptTyped(f Field, t text) {
 	if f != noField {
 		m.block(f, t)
+		if m.mode != modeOnline {
+			m.setMessage(joinText(say(m.cfg.Lang, txtOffline, 0, ""), m.say(t)), "error", f)
+		}
 		return
 	}
 	n := m.typedAddr()
 	if m.chosen >= 0 {
 		n = m.found[m.chosen].fields(m.cfg.Country)
 	}
-	m.commit(n, "", true, false)
+	if !m.commit(n, "", true, false) {
+		return
+	}
 	m.setMessage(say(m.cfg.Lang, txtAcceptedAsTyped, 0, n.label()), "warning", noField)
 	m.proceed()
 }
@@ -436,9 +501,9 @@ func (m *Machine) streetRequired() bool {
 	return m.cfg.Country == adreswijzer.BE || m.manual || m.mode != modeOnline
 }
 
-// cityRequired: the register fills the city from the postcode; taken as typed, a parcel
-// needs it written.
-func (m *Machine) cityRequired() bool { return m.mode != modeOnline }
+// cityRequired: the register fills the city from the postcode; typed by hand or taken as
+// typed, a parcel needs it written.
+func (m *Machine) cityRequired() bool { return m.mode != modeOnline || m.manual }
 
 func (m *Machine) block(f Field, t text) {
 	m.setMessage(m.say(t), "error", f)
@@ -454,9 +519,36 @@ func (m *Machine) proceed() {
 	m.emit(effect{typ: "proceed"})
 }
 
-func (m *Machine) commit(n normAddr, status string, unverified, confirmed bool) {
+// commit hands the address to the shop. An address the register did not give (unverified)
+// is handed over only with a street, a number, a postcode and a town: otherwise the customer
+// is asked for what is missing and commit reports false. No path through the form posts a
+// bare number.
+func (m *Machine) commit(n normAddr, status string, unverified, confirmed bool) bool {
+	if unverified {
+		if f, t := incomplete(n); f != noField {
+			m.manual = true
+			m.block(f, t)
+			return false
+		}
+	}
 	m.committed, m.unverified = true, unverified
 	m.emit(effect{typ: "commit", addr: n, status: status, unverified: unverified, confirmed: confirmed})
+	return true
+}
+
+// incomplete names the first part an address handed to the shop lacks.
+func incomplete(n normAddr) (Field, text) {
+	switch {
+	case strings.TrimSpace(n.zip) == "":
+		return FieldPostcode, txtPostcodeFormat
+	case strings.TrimSpace(n.houseNumber) == "":
+		return FieldNumber, txtNumberMissing
+	case strings.TrimSpace(n.street) == "":
+		return FieldStreet, txtStreetMissing
+	case strings.TrimSpace(n.city) == "":
+		return FieldCity, txtCityMissing
+	}
+	return noField, 0
 }
 
 func (m *Machine) uncommit() {
@@ -539,7 +631,7 @@ func (m *Machine) selectTyped() {
 		m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, pick, 0, "")), "warning", FieldAddition)
 		return
 	}
-	m.setMessage(joinText(m.lookupNote, say(m.cfg.Lang, t, len(m.found), "")), "info", noField)
+	m.setMessage(joinText(m.lookupNote, m.withHint(say(m.cfg.Lang, t, len(m.found), ""))), "info", noField)
 }
 
 // typedExtension is what the customer typed after the number, in the register's comparison
@@ -645,12 +737,20 @@ func (m *Machine) onSuggest(a suggestAnswer) {
 		// at the number are the list on offer now.
 		return
 	}
-	m.list, m.listOpen, m.listActive = listStreets, m.focused == FieldStreet, -1
+	m.list, m.listOpen, m.listActive = listStreets, m.focused == m.suggestField, -1
 	t := txtStreets
 	if len(m.streets) == 1 {
 		t = txtStreet1
 	}
-	m.setMessage(say(m.cfg.Lang, t, len(m.streets), ""), "info", noField)
+	m.setMessage(m.withHint(say(m.cfg.Lang, t, len(m.streets), "")), "info", noField)
+}
+
+// withHint adds how to choose from a list, for keyboards; a touch screen has no arrow keys.
+func (m *Machine) withHint(s string) string {
+	if m.cfg.Touch {
+		return s
+	}
+	return joinText(s, say(m.cfg.Lang, txtHintKeys, 0, ""))
 }
 
 func (m *Machine) chooseStreet(i int) {
@@ -659,18 +759,39 @@ func (m *Machine) chooseStreet(i int) {
 	}
 	s := m.streets[i]
 	m.addressChanged()
+	fromPostcode := m.suggestField == FieldPostcode
+	if fromPostcode {
+		// Searched from the Dutch postcode field: the street's postcode takes the place of
+		// the search, and a number typed after the street goes to the number field.
+		line := adreswijzer.ParseAddressLine(m.cfg.Country, m.val[FieldPostcode])
+		m.val[FieldPostcode] = adreswijzer.FormatPostcode(m.cfg.Country, s.postcode)
+		if line.HasNumber && strings.TrimSpace(m.val[FieldNumber]) == "" {
+			m.val[FieldNumber] = itoa(line.Number.Number) + line.Number.Suffix
+			if line.Number.Unit != "" && strings.TrimSpace(m.val[FieldAddition]) == "" {
+				m.val[FieldAddition] = line.Number.Unit
+			}
+		}
+		// The street and city are shown, as typed ones are, until the lookup confirms them.
+		m.manual = true
+	}
 	m.val[FieldStreet] = s.street
 	if s.locality != "" {
 		m.val[FieldCity] = s.locality
 	}
 	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode]); err != nil && s.postcode != "" {
-		m.val[FieldPostcode] = s.postcode
+		m.val[FieldPostcode] = adreswijzer.FormatPostcode(m.cfg.Country, s.postcode)
 	}
-	m.invalid[FieldStreet] = false
+	m.invalid[FieldStreet], m.invalid[FieldPostcode] = false, false
 	m.dropList()
+	m.streets, m.suggestField = nil, noField
 	m.clearMessage()
 	m.chosen = -1
-	if strings.TrimSpace(m.val[FieldNumber]) == "" {
+	switch {
+	case strings.TrimSpace(m.val[FieldPostcode]) == "":
+		m.focus(FieldPostcode)
+	case strings.TrimSpace(m.val[FieldNumber]) == "":
+		m.focus(FieldNumber)
+	case fromPostcode:
 		m.focus(FieldNumber)
 	}
 	m.lookupNow(true)
@@ -690,8 +811,14 @@ func (m *Machine) onValidate(a validateAnswer) {
 	case a.status == "corrected" && a.normalized != nil && !m.sentConfirm && !m.sentPicked && !sameButCaseOrSpacing(m.sent, *a.normalized):
 		// The register's version differs from what the customer typed: shown beside it,
 		// and the customer chooses; the submit goes on after the choice.
-		n := *a.normalized
-		m.correction, m.correctionMatch = &n, a.match
+		m.corrections, m.correctionMatch = []normAddr{*a.normalized}, a.match
+		// Every candidate the answer carries is offered, not only the first: the register
+		// may hold the typed number on another street at the typed postcode.
+		for _, s := range a.suggestions {
+			if !slices.ContainsFunc(m.corrections, func(c normAddr) bool { return sameButCaseOrSpacing(c, s) }) {
+				m.corrections = append(m.corrections, s)
+			}
+		}
 		msg := ""
 		for _, is := range a.issues {
 			msg = joinText(msg, is.message)
@@ -740,7 +867,9 @@ func (m *Machine) onValidate(a validateAnswer) {
 		// register lag, a postcode the register lacks): accepted, and the commit says it
 		// was confirmed and not verified, as a fail-open's is, for the shop to check.
 		n := m.sent
-		m.commit(n, a.status, true, true)
+		if !m.commit(n, a.status, true, true) {
+			return
+		}
 		m.setMessage(joinText(say(m.cfg.Lang, txtConfirmed, 0, n.label()), notes), "info", noField)
 		if m.submitWaiting {
 			m.proceed()
@@ -809,6 +938,16 @@ func (m *Machine) chooseAlt(i int) {
 		return
 	}
 	n := m.alts[i]
+	m.showNormalized(&n)
+	m.dropList()
+	m.alts, m.alt = nil, &n
+	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
+}
+
+// showNormalized writes a register address given as checkout fields (a suggestion of an
+// answer, which carries no parts) into the form's fields, and fills its split fields.
+func (m *Machine) showNormalized(np *normAddr) {
+	n := *np
 	c := m.cfg.Country
 	line := adreswijzer.ParseAddressLine(c, n.address1)
 	m.val[FieldStreet] = line.Street
@@ -826,9 +965,7 @@ func (m *Machine) chooseAlt(i int) {
 	}
 	m.val[FieldPostcode], m.val[FieldCity] = n.zip, n.city
 	m.invalid = [numFields]bool{}
-	m.dropList()
-	m.alts, m.alt = nil, &n
-	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
+	*np = n
 }
 
 // blocksConfirmed reports whether an answer names what still blocks with customerConfirmed
@@ -864,26 +1001,51 @@ func sameButCaseOrSpacing(typed, reg normAddr) bool {
 		fold(typed.zip) == fold(reg.zip) && fold(typed.city) == fold(reg.city)
 }
 
-// onCorrection takes the customer's choice between the register's version of a corrected
-// address and their own, and lets the submit that found it go on. Their own goes as typed,
-// flagged unverified and confirmed, for the shop to check.
-func (m *Machine) onCorrection(use bool) {
-	if m.correction == nil {
+// onCorrection takes the customer's choice between the register's versions of a corrected
+// address (i indexes them) and their own, and lets the submit that found it go on. Their own
+// goes as typed, flagged unverified and confirmed, for the shop to check.
+func (m *Machine) onCorrection(use bool, i int) {
+	if m.corrections == nil || use && (i < 0 || i >= len(m.corrections)) {
 		return
 	}
 	if use {
-		n := *m.correction
-		m.showMatch(m.correctionMatch, &n)
-		m.correction, m.correctionMatch = nil, nil
+		n := m.corrections[i]
+		if i == 0 {
+			m.showMatch(m.correctionMatch, &n)
+		} else {
+			m.showNormalized(&n)
+		}
+		m.corrections, m.correctionMatch = nil, nil
 		m.commit(n, "corrected", false, false)
 		m.setMessage(say(m.cfg.Lang, txtChosen, 0, n.label()), "info", noField)
 	} else {
 		n := m.sent
-		m.correction, m.correctionMatch = nil, nil
-		m.commit(n, "", true, true)
+		m.corrections, m.correctionMatch = nil, nil
+		if !m.commit(n, "", true, true) {
+			return
+		}
 		m.setMessage(say(m.cfg.Lang, txtAcceptedAsTyped, 0, n.label()), "info", noField)
 	}
 	m.proceed()
+}
+
+// correctionLabels are the register's versions on offer, each whole (street, number,
+// addition, postcode and town); one that lacks the addition the customer typed says so, so
+// that choosing it never drops what was typed unnoticed.
+func (m *Machine) correctionLabels() []string {
+	typed := ""
+	if m.sent.address2 != nil {
+		typed = strings.TrimSpace(*m.sent.address2)
+	}
+	out := make([]string, 0, len(m.corrections))
+	for _, n := range m.corrections {
+		s := n.label()
+		if typed != "" && (n.address2 == nil || strings.TrimSpace(*n.address2) == "") {
+			s += " " + say(m.cfg.Lang, txtWithout, 0, typed)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // acceptPicked hands over a register address the customer picked, as picked.
@@ -972,7 +1134,7 @@ func (m *Machine) continueSubmit() {
 		}
 		m.block(FieldAddition, t)
 		return
-	case m.correction != nil:
+	case m.corrections != nil:
 		// Still to choose: the register's version or their own.
 		m.emit(effect{typ: "focus", field: "correction"})
 		m.submitWaiting = false
@@ -1020,7 +1182,7 @@ func (m *Machine) listField() Field {
 	case listAdditions, listAlts:
 		return FieldAddition
 	case listStreets:
-		return FieldStreet
+		return m.suggestField
 	}
 	return noField
 }

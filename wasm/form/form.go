@@ -69,8 +69,11 @@ const (
 
 var callNames = [numCalls]string{"suggest", "lookup", "validate"}
 
-// submitTimer names the timer of a submit's budget.
-const submitTimer = "submit"
+// submitTimer names the timer of a submit's budget; retryTimer the wait after a failure.
+const (
+	submitTimer = "submit"
+	retryTimer  = "retry"
+)
 
 func parseCall(s string) (call, bool) {
 	for i, n := range callNames {
@@ -83,9 +86,13 @@ func parseCall(s string) (call, bool) {
 
 // Timing. The debounce sits in the 100–250 ms range that keeps a type-ahead responsive
 // without a request per keystroke; the time-out is the spec's for a person waiting in a form.
+// After a failure the API is asked again after a backoff that doubles from RetryMs up to
+// MaxRetryMs, or after the Retry-After the API sent.
 const (
 	DebounceMs = 150
 	TimeoutMs  = 1500
+	RetryMs    = 2000
+	MaxRetryMs = 60000
 	// minSuggest is how much of a street must be typed before suggestions are asked for:
 	// within one postcode two letters narrow tens of streets to a handful; country-wide the
 	// API itself starts at three.
@@ -110,6 +117,8 @@ type Config struct {
 	Carrier adreswijzer.Carrier
 	// AllowPoBox accepts a PO box (for invoice addresses).
 	AllowPoBox bool
+	// Touch: the page is used with a touch screen, where hints about arrow keys mean nothing.
+	Touch bool
 }
 
 // listSource is what the open list offers.
@@ -118,7 +127,7 @@ type listSource uint8
 const (
 	listNone      listSource = iota
 	listAdditions            // the addresses at one number (toevoegingen, boxes)
-	listStreets              // street suggestions (BE)
+	listStreets              // street suggestions, under suggestField
 	listAlts                 // the suggestions of an ambiguous validation
 )
 
@@ -160,7 +169,12 @@ type Machine struct {
 	// repeat with the announcement of the address.
 	lookupNote string
 	streets    []streetSug
-	alts       []normAddr
+	// suggestField is the input the street suggestions are for: the street, or the Dutch
+	// postcode field when a street is typed into it ("Hugo de Gr"); streetNumber the house
+	// number typed there after the street, for the number field once a street is chosen.
+	suggestField Field
+	streetNumber string
+	alts         []normAddr
 	// alt is the suggestion of an ambiguous validation the customer picked: a register
 	// address, validated as picked at the next submit.
 	alt *normAddr
@@ -169,16 +183,21 @@ type Machine struct {
 	listOpen   bool
 	listActive int
 
-	mode         mode
+	mode mode
+	// failures counts the calls that failed in a row; the wait before the API is asked again
+	// doubles with each. retrySeq tells the retry timer from an older one.
+	failures     int
+	retrySeq     int
 	manual       bool // street and city are typed by the customer
 	manualChosen bool // the customer chose to type the whole address: the API is only asked at the end
 	needConfirm  bool // the register does not know the address; the customer may confirm it
 	confirmed    bool
 	sentConfirm  bool // the validate in flight carries customerConfirmed
 	sentPicked   bool // the validate in flight carries a register address the customer picked
-	// correction is the register's version of a corrected address, offered beside the
-	// customer's own until they choose one (correctionMatch holds its parts).
-	correction      *normAddr
+	// corrections are the register's versions of a corrected address: the normalized one
+	// first (correctionMatch holds its parts), then every other candidate the answer carried.
+	// They are offered beside the customer's own until they choose one.
+	corrections     []normAddr
 	correctionMatch *matchAddr
 	sent            normAddr // the address that validate carries
 
@@ -201,7 +220,7 @@ type Machine struct {
 
 // New returns a form. rand supplies the session ids (crypto/rand in the browser).
 func New(cfg Config, rand io.Reader) *Machine {
-	m := &Machine{rand: rand, focused: noField, msgField: noField, chosen: -1, listActive: -1}
+	m := &Machine{rand: rand, focused: noField, msgField: noField, chosen: -1, listActive: -1, suggestField: noField}
 	m.configure(cfg)
 	return m
 }
@@ -227,48 +246,53 @@ func (m *Machine) configure(cfg Config) {
 
 // event is one thing that happened in the page.
 type event struct {
-	typ     string
-	field   Field
-	text    string
-	key     string
-	name    string
-	seq     int
-	id      int
-	status  int
-	body    string
-	err     string
-	index   int
-	checked bool
-	use     bool
-	values  value
-	focus   string
-	now     int
-	cfg     Config
+	typ    string
+	field  Field
+	text   string
+	key    string
+	name   string
+	seq    int
+	id     int
+	status int
+	body   string
+	err    string
+	index  int
+	// retryAfter is the answer's Retry-After in seconds, 0 when it had none.
+	retryAfter int
+	checked    bool
+	use        bool
+	values     value
+	focus      string
+	now        int
+	cfg        Config
 }
 
 func readEvent(v value) event {
 	return event{
-		typ:     v.get("type").str(),
-		field:   parseField(v.get("field").str()),
-		text:    v.get("text").str(),
-		key:     v.get("key").str(),
-		name:    v.get("name").str(),
-		seq:     v.get("seq").int(),
-		id:      v.get("id").int(),
-		status:  v.get("status").int(),
-		body:    v.get("body").str(),
-		err:     v.get("error").str(),
-		index:   v.get("index").int(),
-		checked: v.get("checked").boolean(),
-		use:     v.get("use").boolean(),
-		values:  v.get("values"),
-		focus:   v.get("focus").str(),
-		now:     v.get("now").int(),
+		typ:    v.get("type").str(),
+		field:  parseField(v.get("field").str()),
+		text:   v.get("text").str(),
+		key:    v.get("key").str(),
+		name:   v.get("name").str(),
+		seq:    v.get("seq").int(),
+		id:     v.get("id").int(),
+		status: v.get("status").int(),
+		body:   v.get("body").str(),
+		err:    v.get("error").str(),
+		index:  v.get("index").int(),
+		// Read from the answer's header by the shell (CORS exposes it).
+		retryAfter: v.get("retryAfter").int(),
+		checked:    v.get("checked").boolean(),
+		use:        v.get("use").boolean(),
+		values:     v.get("values"),
+		focus:      v.get("focus").str(),
+		now:        v.get("now").int(),
 		cfg: Config{
 			Country:    adreswijzer.Country(v.get("country").str()),
 			Lang:       adreswijzer.Language(v.get("lang").str()),
 			Carrier:    adreswijzer.Carrier(v.get("carrier").str()),
 			AllowPoBox: v.get("allowPoBox").boolean(),
+			Touch:      v.get("touch").boolean(),
 		},
 	}
 }
@@ -289,12 +313,14 @@ func readEvent(v value) event {
 //	{"type":"key","field":F,"key":K}          K: ArrowDown, ArrowUp, Enter, Escape
 //	{"type":"choose","index":I}               an option of the list clicked
 //	{"type":"timer","name":N,"seq":Q}         a timer effect fired
-//	{"type":"response","id":I,"status":C,"body":S} or {"type":"response","id":I,"error":"timeout"|"network"}
-//	{"type":"submit"}  {"type":"manual"}  {"type":"confirm","checked":B}
-//	{"type":"correction","use":B}             the register's version (true) or the customer's
-//	{"type":"config","country":"NL","lang":"nl","carrier":"","allowPoBox":false}
-//	{"type":"prefill","values":{"address1":S,"zip":S,…},"focus":K}   the shop's own fields
-//	    as typed while the core loaded (data-fields keys), K the one that had the focus
+//	{"type":"response","id":I,"status":C,"body":S,"retryAfter":R} or {"type":"response","id":I,"error":"timeout"|"network"}
+//	{"type":"submit"}  {"type":"confirm","checked":B}
+//	{"type":"manual"}                         type the address by hand; again: have it looked up
+//	{"type":"correction","use":B,"index":I}   the register's version I (true) or the customer's
+//	{"type":"config","country":"NL","lang":"nl","carrier":"","allowPoBox":false,"touch":false}
+//	{"type":"prefill","values":{"address1":S,"zip":S,…},"focus":K}   what was typed while the
+//	    core loaded, keyed as data-fields (the shop's own fields) or by the form's field names
+//	    (postcode, number, addition, street, city: its own fields), K the one with the focus
 //
 // Effects, carried out in order:
 //
@@ -340,7 +366,9 @@ func (m *Machine) handle(e event) bool {
 		if c, ok := parseCall(e.name); ok && e.seq == m.timerSeq[c] {
 			m.onTimer(c)
 		} else if e.name == submitTimer && e.seq == m.submitSeq && m.submitWaiting {
-			m.goOffline(modeOffline, txtOffline)
+			m.goOffline(modeOffline, txtOffline, 0)
+		} else if e.name == retryTimer && e.seq == m.retrySeq {
+			m.recover()
 		}
 	case "response":
 		m.onResponse(e)
@@ -351,7 +379,7 @@ func (m *Machine) handle(e event) bool {
 	case "confirm":
 		m.confirmed = e.checked
 	case "correction":
-		m.onCorrection(e.use)
+		m.onCorrection(e.use, e.index)
 	case "config":
 		m.reset(e.cfg)
 	case "prefill":
@@ -382,10 +410,12 @@ func (m *Machine) reset(cfg Config) {
 		repick = &ext
 	}
 	out := m.out
-	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, out: out, nextID: m.nextID, timerSeq: m.timerSeq, submitSeq: m.submitSeq,
+	*m = Machine{rand: m.rand, focused: m.focused, msgField: noField, chosen: -1, listActive: -1, suggestField: noField, out: out, nextID: m.nextID, timerSeq: m.timerSeq, submitSeq: m.submitSeq,
 		// Still the same address: its session goes on, and an address chosen from the
 		// register is chosen again once the lookup answers in the new language.
-		session: m.session, sessionEnded: m.sessionEnded, sessionPC: m.sessionPC, repick: repick, repickKey: m.lookupKey}
+		session: m.session, sessionEnded: m.sessionEnded, sessionPC: m.sessionPC, repick: repick, repickKey: m.lookupKey,
+		// A service that failed is not asked before its retry is due, in any language.
+		mode: m.mode, failures: m.failures, retrySeq: m.retrySeq, manual: m.mode != modeOnline}
 	m.configure(cfg)
 	m.val = vals
 	if m.cfg.Country != country {
@@ -443,10 +473,15 @@ func (m *Machine) onInput(f Field, text string) {
 		if f == FieldPostcode && m.cfg.Country == adreswijzer.BE {
 			m.streets = nil
 		}
+		if f == FieldPostcode && m.cfg.Country == adreswijzer.NL {
+			// A street typed where the postcode goes ("Hugo de Gr"): suggest streets, as in
+			// the street field.
+			m.askStreets(FieldPostcode)
+		}
 	case FieldStreet:
-		if m.cfg.Country == adreswijzer.BE {
+		if m.cfg.Country == adreswijzer.BE || m.manual {
 			m.chosen = -1
-			m.askStreets()
+			m.askStreets(FieldStreet)
 		}
 	case FieldAddition:
 		m.filterAdditions()
@@ -461,7 +496,7 @@ func (m *Machine) addressChanged() {
 	}
 	m.needConfirm, m.confirmed = false, false
 	m.alts, m.alt = nil, nil
-	m.correction, m.correctionMatch = nil, nil
+	m.corrections, m.correctionMatch = nil, nil
 }
 
 func (m *Machine) onFocus(f Field) {
@@ -481,6 +516,9 @@ func (m *Machine) onBlur(f Field) {
 	}
 	switch f {
 	case FieldPostcode:
+		if m.list == listStreets && m.suggestField == FieldPostcode {
+			m.listOpen, m.listActive = false, -1
+		}
 		m.checkPostcode()
 	case FieldStreet:
 		m.splitStreetLine()
@@ -496,10 +534,11 @@ func (m *Machine) onBlur(f Field) {
 }
 
 // checkPostcode shows the printed form of a good postcode and says so at once when it
-// cannot be one, rather than after a round trip.
+// cannot be one, rather than after a round trip. A street typed there (NL) is a search, not a
+// postcode.
 func (m *Machine) checkPostcode() {
 	s := m.val[FieldPostcode]
-	if strings.TrimSpace(s) == "" {
+	if strings.TrimSpace(s) == "" || m.streetQuery(FieldPostcode) != "" {
 		return
 	}
 	if _, err := adreswijzer.NormalizePostcode(m.cfg.Country, s); err != nil {
@@ -559,8 +598,17 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
+// onManual switches to typing the whole address by hand, and back: the way back has the
+// register look the address up again from what is typed.
 func (m *Machine) onManual() {
 	if m.mode != modeOnline {
+		return
+	}
+	if m.manualChosen {
+		m.manualChosen, m.manual = false, false
+		m.clearMessage()
+		m.focus(FieldPostcode)
+		m.refreshLookup()
 		return
 	}
 	m.manualChosen, m.manual = true, true
@@ -584,6 +632,10 @@ func (m *Machine) onPrefill(v value, focus string) {
 			m.val[f] = clip(s, adreswijzer.MaxFieldLength)
 		}
 	}
+	// The form's own fields, typed before the core was there.
+	for f := Field(0); f < numFields; f++ {
+		set(f, get(f.String()))
+	}
 	set(FieldPostcode, get("zip"))
 	set(FieldCity, get("city"))
 	set(FieldAddition, get("address2"))
@@ -596,7 +648,7 @@ func (m *Machine) onPrefill(v value, focus string) {
 		m.splitStreetLine()
 		lineNumber = m.val[FieldNumber] != ""
 	}
-	f := noField
+	f := parseField(focus)
 	switch focus {
 	case "zip":
 		f = FieldPostcode
@@ -625,8 +677,11 @@ func (m *Machine) onPrefill(v value, focus string) {
 	}
 	if m.mode == modeOnline {
 		m.refreshLookup()
-		if f == FieldStreet && m.cfg.Country == adreswijzer.BE {
-			m.askStreets()
+		switch {
+		case f == FieldStreet && m.cfg.Country == adreswijzer.BE:
+			m.askStreets(FieldStreet)
+		case f == FieldPostcode && m.cfg.Country == adreswijzer.NL:
+			m.askStreets(FieldPostcode)
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build !wasip1
+
 package form_test
 
 import (

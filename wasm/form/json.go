@@ -372,20 +372,32 @@ func (v value) strPtr() *string {
 	return &s
 }
 
-// int returns an integer member, 0 when v is no integer.
+// int returns an integer member, 0 when v is no integer of at most 15 digits (every number
+// the core reads is a count, an id, a status or milliseconds). Read by hand: strconv's
+// parsers bring their float tables and error type into the WebAssembly build.
 func (v value) int() int {
-	if v.kind != kindNumber {
+	s := v.text
+	if v.kind != kindNumber || s == "" {
 		return 0
 	}
-	n, err := strconv.ParseInt(v.text, 10, 64)
-	if err != nil {
-		f, err := strconv.ParseFloat(v.text, 64)
-		if err != nil || f != float64(int64(f)) {
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return 0
 		}
-		return int(f)
+		n = n*10 + int(s[i]-'0')
 	}
-	return int(n)
+	if neg {
+		return -n
+	}
+	return n
 }
 
 func (v value) boolean() bool { return v.kind == kindBool && v.b }

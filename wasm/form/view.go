@@ -200,7 +200,7 @@ func (m *Machine) writeView(w *writer) {
 		w.flag("invalid", m.invalid[f])
 		w.str("autocomplete", autocomplete[f])
 		w.str("inputMode", m.inputMode(f))
-		w.flag("combo", f == FieldAddition || f == FieldStreet && m.cfg.Country == adreswijzer.BE)
+		w.flag("combo", m.combo(f))
 		w.endObject()
 	}
 	w.endArray()
@@ -237,8 +237,13 @@ func (m *Machine) writeView(w *writer) {
 	w.str("messageField", m.msgField.String())
 	w.key("manual")
 	w.beginObject()
-	w.flag("visible", m.mode == modeOnline && !m.manualChosen)
-	w.str("label", say(l, txtManual, 0, ""))
+	w.flag("visible", m.mode == modeOnline)
+	manual := txtManual
+	if m.manualChosen {
+		manual = txtSearchBack
+	}
+	w.str("label", say(l, manual, 0, ""))
+	w.flag("back", m.manualChosen)
 	w.endObject()
 	w.key("confirm")
 	w.beginObject()
@@ -248,17 +253,47 @@ func (m *Machine) writeView(w *writer) {
 	w.endObject()
 	w.key("correction")
 	w.beginObject()
-	w.flag("visible", m.correction != nil)
-	if m.correction != nil {
-		w.str("text", say(l, txtCorrection, 0, m.correction.label()))
-	} else {
+	w.flag("visible", m.corrections != nil)
+	labels := m.correctionLabels()
+	switch len(labels) {
+	case 0:
 		w.str("text", "")
+	case 1:
+		w.str("text", say(l, txtCorrection, 0, labels[0]))
+	default:
+		w.str("text", say(l, txtCorrections, 0, ""))
 	}
-	w.str("use", say(l, txtUseCorrection, 0, ""))
+	w.key("options")
+	w.beginArray()
+	for _, s := range labels {
+		w.string(say(l, txtUseThis, 0, s))
+	}
+	w.endArray()
 	w.str("keep", say(l, txtKeepTyped, 0, ""))
 	w.endObject()
 	w.flag("committed", m.committed)
 	w.flag("unverified", m.unverified)
-	w.str("attribution", m.attribution)
+	w.str("attribution", m.credit())
 	w.endObject()
+}
+
+// credit is the licence credit of the answers shown, in the form's language: the API words
+// it in English, the register's licence (CC BY 4.0) asks for it where the data is shown.
+func (m *Machine) credit() string {
+	if strings.Contains(m.attribution, "BeST") {
+		return say(m.cfg.Lang, txtCredit, 0, "")
+	}
+	return m.attribution
+}
+
+// combo says which inputs offer a list: the addition (the addresses at the number), the
+// street (suggestions), and in the Netherlands the postcode, where a street may be typed.
+func (m *Machine) combo(f Field) bool {
+	switch f {
+	case FieldAddition, FieldStreet:
+		return true
+	case FieldPostcode:
+		return m.cfg.Country == adreswijzer.NL
+	}
+	return false
 }

@@ -30,6 +30,9 @@ type Config struct {
 	Key string
 	// Country and Lang are the form's starting country (nl, be) and language.
 	Country, Lang string
+	// Plain leaves the address form out: the page is the shop's plain HTML form, the
+	// baseline the bench compares the form's loading with.
+	Plain bool
 }
 
 // Received lists the order fields the receipt shows, in order: the shop's own and those

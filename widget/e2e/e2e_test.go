@@ -1,7 +1,11 @@
 // Package e2e tests the address form in a real browser (Debian's headless Chromium) against
 // the real services: bin/worker serving the register samples from the memory store, and
-// bin/gateway in front of it with a publishable key bound to the demo shop's origin. The demo
-// shop (package demo) runs on an origin of its own, as a shop does.
+// bin/gateway in front of it with a publishable key bound to the demo shop's origin, serving
+// the form's files (widget/dist, built by package assets) with the /widget/* block of
+// deploy/Caddyfile.local. The demo shop (package demo) runs on an origin of its own, as a
+// shop does; a stand-in for a failing API (faultyAPI) sits between one shop and the gateway.
+// Every state of the form is checked with axe-core (npm, pinned in package.json: `npm ci`
+// in this directory installs it; .ci/run does).
 //
 // The test builds everything it runs. ADRESWIJZER_WASM names a prebuilt adreswijzer.wasm
 // (the Makefile passes widget/adreswijzer.wasm); ADRESWIJZER_ARTIFACTS the directory for
@@ -16,6 +20,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,12 +33,14 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
 	"github.com/adreswijzer/adreswijzer/wasm/form/formtest"
+	"github.com/adreswijzer/adreswijzer/widget/assets"
 	"github.com/adreswijzer/adreswijzer/widget/demo"
 )
 
@@ -75,7 +83,7 @@ func goBuild(t *testing.T, root, out, pkg string, env ...string) {
 	t.Helper()
 	args := []string{"build", "-o", out}
 	if len(env) > 0 {
-		args = append(args, "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w")
+		args = append(args, "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-gcflags=github.com/adreswijzer/adreswijzer/...=-l")
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
@@ -101,7 +109,7 @@ type service struct {
 	done chan struct{}
 }
 
-func start(t *testing.T, logs, name string, bin string, args ...string) *service {
+func start(t *testing.T, logs, name string, env []string, bin string, args ...string) *service {
 	t.Helper()
 	logf, err := os.Create(filepath.Join(logs, name+".log"))
 	if err != nil {
@@ -109,6 +117,7 @@ func start(t *testing.T, logs, name string, bin string, args ...string) *service
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
@@ -174,12 +183,19 @@ type stack struct {
 	gateway string // base URL
 	shop    string // origin the key allows
 	foreign string // origin the key does not allow
-	// slow is a shop origin whose page loads the form's files from a server that holds the
-	// core (adreswijzer.wasm) back until releaseCore is called, as a slow connection does.
-	slow        string
-	releaseCore func()
-	key         string
-	shots       string
+	// slow is a shop origin whose page loads the form's files through gates.
+	slow  string
+	gates *gates
+	// faulty is a shop origin whose page asks api, which fails as it is told.
+	faulty string
+	api    *faultyAPI
+	// strict is a shop origin whose page has a strict Content-Security-Policy.
+	strict string
+	key    string
+	shots  string
+	// files are the names of the served files, axe the source of axe-core.
+	files assets.Files
+	axe   string
 }
 
 func startStack(t *testing.T) *stack {
@@ -191,29 +207,29 @@ func startStack(t *testing.T) *stack {
 	goBuild(t, root, workerBin, "./worker/cmd/worker")
 	goBuild(t, root, gatewayBin, "./caddymodule/cmd/gateway")
 
-	// The widget's files, with the core built as the Makefile builds it.
-	widgetDir := filepath.Join(dir, "widget")
-	if err := os.MkdirAll(widgetDir, 0o755); err != nil {
+	// The widget's files as `make build` writes widget/dist, with the core built as the
+	// Makefile builds it.
+	wasmOut := fromRoot(t, os.Getenv("ADRESWIJZER_WASM"))
+	if wasmOut == "" {
+		wasmOut = filepath.Join(dir, "adreswijzer.wasm")
+		goBuild(t, root, wasmOut, "./wasm", "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	}
+	widgetDir := filepath.Join(dir, "dist")
+	files, err := assets.Build(filepath.Join(root, "widget"), wasmOut, widgetDir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"adreswijzer-form.js", "wasi.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "widget", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(widgetDir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	axe, err := os.ReadFile(filepath.Join(root, "widget", "e2e", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is needed (npm ci in widget/e2e): %v", err)
 	}
-	wasmOut := filepath.Join(widgetDir, "adreswijzer.wasm")
-	if p := fromRoot(t, os.Getenv("ADRESWIJZER_WASM")); p != "" {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatalf("ADRESWIJZER_WASM: %v", err)
-		}
-		os.WriteFile(wasmOut, b, 0o644)
-	} else {
-		goBuild(t, root, wasmOut, "./wasm", "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	local, err := os.ReadFile(filepath.Join(root, "deploy", "Caddyfile.local"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	widgetBlock, err := assets.CaddyBlock(string(local))
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	// The samples, imported as an operator does.
@@ -222,20 +238,22 @@ func startStack(t *testing.T) *stack {
 	run(t, workerBin, "import", "--country", "be", "--from", filepath.Join(storetest.DataDir(t), "be"), "--snapshot", beSnap, "--quiet")
 
 	workerPort, gatewayPort := freePort(t), freePort(t)
-	s := &stack{shots: shots, gateway: fmt.Sprintf("http://127.0.0.1:%d", gatewayPort)}
-	s.worker = start(t, shots, "worker", workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
+	s := &stack{shots: shots, gateway: fmt.Sprintf("http://127.0.0.1:%d", gatewayPort), files: files, axe: string(axe)}
+	s.worker = start(t, shots, "worker", nil, workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
 	waitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/health", workerPort), s.worker)
 
-	// Two shops: the one the key is for, and another that copied its key.
-	shopLn := listen(t)
-	foreignLn := listen(t)
-	slowLn := listen(t)
+	// The shops: the one the key is for, another that copied its key, one on a slow
+	// connection, one whose API fails, one with a strict CSP.
+	shopLn, foreignLn, slowLn, faultyLn, strictLn := listen(t), listen(t), listen(t), listen(t), listen(t)
 	s.shop = "http://" + shopLn.Addr().String()
 	s.foreign = "http://" + foreignLn.Addr().String()
 	s.slow = "http://" + slowLn.Addr().String()
+	s.faulty = "http://" + faultyLn.Addr().String()
+	s.strict = "http://" + strictLn.Addr().String()
 
 	keyFile := filepath.Join(dir, "keys.json")
-	out := run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--origin", s.slow, "--file", keyFile)
+	out := run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--origin", s.slow,
+		"--origin", s.faulty, "--origin", s.strict, "--file", keyFile)
 	m := secretRE.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("keys create printed no secret:\n%s", out)
@@ -250,13 +268,8 @@ func startStack(t *testing.T) *stack {
 }
 
 http://127.0.0.1:%[1]d {
-	handle_path /widget/* {
-		root * %[2]s
-		# Shops load the form from their own origin: the module script and its .wasm are
-		# fetched cross-origin.
-		header Access-Control-Allow-Origin *
-		file_server
-	}
+	# deploy/Caddyfile.local's, as shipped: its root comes from ADRESWIJZER_WIDGET_DIR.
+%[2]s
 	handle {
 		adreswijzer {
 			key_file %[3]s
@@ -275,21 +288,24 @@ http://127.0.0.1:%[1]d {
 		}
 	}
 }
-`, gatewayPort, widgetDir, keyFile, filepath.Join(dir, "usage.json"), workerPort)
+`, gatewayPort, widgetBlock, keyFile, filepath.Join(dir, "usage.json"), workerPort)
 	cf := filepath.Join(dir, "Caddyfile")
 	if err := os.WriteFile(cf, []byte(caddyfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gw := start(t, shots, "gateway", gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
+	gw := start(t, shots, "gateway", []string{"ADRESWIJZER_WIDGET_DIR=" + widgetDir}, gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
 	waitHTTP(t, s.gateway+"/widget/adreswijzer-form.js", gw)
 	waitHTTP(t, s.gateway+"/health", gw)
 
 	for _, ln := range []net.Listener{shopLn, foreignLn} {
 		serve(t, ln, demo.Handler(demo.Config{API: s.gateway, Key: s.key}))
 	}
-	slowWidget, release := slowCore(t, widgetDir)
-	s.releaseCore = release
+	slowWidget, g := slowFiles(t, widgetDir)
+	s.gates = g
 	serve(t, slowLn, demo.Handler(demo.Config{API: s.gateway, Widget: slowWidget + "/widget/", Key: s.key}))
+	s.api = newFaultyAPI(t, s.gateway)
+	serve(t, faultyLn, demo.Handler(demo.Config{API: s.api.url, Widget: s.gateway + "/widget/", Key: s.key}))
+	serve(t, strictLn, strictShop(s.gateway, s.key))
 	return s
 }
 
@@ -301,28 +317,185 @@ func serve(t *testing.T, ln net.Listener, h http.Handler) {
 	t.Cleanup(srv.Close)
 }
 
-// slowCore serves the widget's files as the gateway does, but answers adreswijzer.wasm only
-// once release is called: a shop page on a slow connection, whose own inputs are shown (and
-// typed into) while the core loads.
-func slowCore(t *testing.T, widgetDir string) (base string, release func()) {
-	gate := make(chan struct{})
-	var once sync.Once
-	release = func() { once.Do(func() { close(gate) }) }
+// gates hold the element's script or the core back on the slow shop's file server until
+// released, as a slow connection does; hold arms them again for the next page.
+type gates struct {
+	mu       sync.Mutex
+	js, core chan struct{}
+	// broken answers the core with 404, as a blocked or missing file is answered.
+	broken bool
+}
+
+func (g *gates) breakCore(b bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.broken = b
+}
+
+func (g *gates) coreBroken() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.broken
+}
+
+func (g *gates) hold(js, core bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if js {
+		g.js = make(chan struct{})
+	}
+	if core {
+		g.core = make(chan struct{})
+	}
+}
+
+func (g *gates) release(js, core bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if js && g.js != nil {
+		close(g.js)
+		g.js = nil
+	}
+	if core && g.core != nil {
+		close(g.core)
+		g.core = nil
+	}
+}
+
+func (g *gates) wait(r *http.Request) bool {
+	g.mu.Lock()
+	var c chan struct{}
+	switch {
+	case r.URL.Path == assets.Entry:
+		c = g.js
+	case strings.HasSuffix(r.URL.Path, ".wasm"):
+		c = g.core
+	}
+	g.mu.Unlock()
+	if c == nil {
+		return true
+	}
+	select {
+	case <-c:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// slowFiles serves the widget's files as the gateway does, through gates: a shop page on a
+// slow connection, whose own inputs (script held) or the form's own fields (core held) are
+// shown, and typed into, meanwhile.
+func slowFiles(t *testing.T, widgetDir string) (string, *gates) {
+	g := &gates{}
 	srv := httptest.NewServer(http.StripPrefix("/widget/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Cache-Control", "no-store")
-		if r.URL.Path == "adreswijzer.wasm" {
-			select {
-			case <-gate:
-			case <-r.Context().Done():
-				return
-			}
+		switch {
+		case !g.wait(r):
+		case strings.HasSuffix(r.URL.Path, ".wasm") && g.coreBroken():
+			http.NotFound(w, r)
+		default:
+			http.ServeFileFS(w, r, os.DirFS(widgetDir), r.URL.Path)
 		}
-		http.ServeFileFS(w, r, os.DirFS(widgetDir), r.URL.Path)
 	})))
 	t.Cleanup(srv.Close)
-	t.Cleanup(release) // first: a held request would keep Close waiting
-	return srv.URL, release
+	t.Cleanup(func() { g.release(true, true) }) // first: a held request would keep Close waiting
+	return srv.URL, g
+}
+
+// faultyAPI stands between a shop's page and the gateway, and answers as a failing service
+// does when told to: it hangs, or refuses with 503, 429 (with Retry-After, or the daily cap's
+// code) or 403, with the CORS headers the gateway sends with its refusals. Told nothing, it
+// passes every request on. It counts the calls that reach it.
+type faultyAPI struct {
+	url   string
+	proxy *httputil.ReverseProxy
+
+	mu         sync.Mutex
+	mode       string // "", "hang", "503", "429", "cap", "403"
+	retryAfter int
+	calls      int
+}
+
+func newFaultyAPI(t *testing.T, gateway string) *faultyAPI {
+	u, err := url.Parse(gateway)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &faultyAPI{proxy: httputil.NewSingleHostReverseProxy(u)}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	f.url = srv.URL
+	return f
+}
+
+// set tells it how to fail from now on ("" to pass requests on).
+func (f *faultyAPI) set(mode string, retryAfter int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mode, f.retryAfter = mode, retryAfter
+}
+
+func (f *faultyAPI) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls
+}
+
+func (f *faultyAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions {
+		f.proxy.ServeHTTP(w, r) // preflights: the gateway's own answer
+		return
+	}
+	f.mu.Lock()
+	mode, retryAfter := f.mode, f.retryAfter
+	f.calls++
+	f.mu.Unlock()
+	h := w.Header()
+	switch mode {
+	case "":
+		f.proxy.ServeHTTP(w, r)
+		return
+	case "hang":
+		<-r.Context().Done() // until the form gives up (1.5 s)
+		return
+	}
+	h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+	h.Set("Access-Control-Expose-Headers", "Retry-After, X-Dataset-Version, X-Cache")
+	h.Set("Vary", "Origin")
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	if retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(retryAfter))
+	}
+	status, code := map[string]int{"503": 503, "429": 429, "cap": 429, "403": 403}[mode], map[string]string{
+		"503": "SERVICE_UNAVAILABLE", "429": "RATE_LIMITED", "cap": "DAILY_CAP_REACHED", "403": "FORBIDDEN"}[mode]
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"error":{"code":%q,"message":"refused by the test"}}`+"\n", code)
+}
+
+// strictShop is a checkout page under a strict Content-Security-Policy: no inline script or
+// style at all, scripts and calls only to the gateway, WebAssembly compilation allowed
+// ('wasm-unsafe-eval'). The form's styles must still apply.
+func strictShop(gateway, key string) http.Handler {
+	const page = `<!doctype html>
+<html lang="nl"><head><meta charset="utf-8"><title>Strict CSP</title>
+<script type="module" src="%[1]s/widget/adreswijzer-form.js"></script></head>
+<body><main><h1>Afrekenen</h1>
+<form id="checkout" method="post" action="/order">
+<adreswijzer-form id="address" data-key="%[2]s" data-api="%[1]s" data-country="nl" lang="nl">
+<label>Straat en huisnummer <input name="address1" required></label>
+<label>Postcode <input name="zip" required></label>
+<label>Plaats <input name="city" required></label>
+</adreswijzer-form>
+<button type="submit">Bestellen</button>
+</form></main></body></html>`
+	csp := fmt.Sprintf("default-src 'none'; script-src %[1]s 'wasm-unsafe-eval'; connect-src %[1]s; style-src 'self'; form-action 'self'; base-uri 'none'", gateway)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", csp)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, page, gateway, key)
+	})
 }
 
 func listen(t *testing.T) net.Listener {
@@ -346,6 +519,16 @@ func browser(t *testing.T) context.Context {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // starts the browser: no timeout on this ctx
 		t.Fatalf("start chromium: %v", err)
 	}
+	// Every page keeps what the form says in the console, and what its CSP blocked.
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.awWarnings = [];
+		window.awViolations = [];
+		const warn = console.warn;
+		console.warn = (...a) => { window.awWarnings.push(a.map(String).join(' ')); warn.apply(console, a); };
+		document.addEventListener('securitypolicyviolation', (e) => window.awViolations.push(e.effectiveDirective + ' ' + e.blockedURI));
+	`}); err != nil {
+		t.Fatalf("init script: %v", err)
+	}
 	return ctx
 }
 
@@ -363,6 +546,27 @@ func (s *stack) open(t *testing.T, bctx context.Context, origin string) *page {
 	p.do(chromedp.Navigate(origin + "/"))
 	p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
 	return p
+}
+
+// axe checks the form in its current state with axe-core and fails on any serious or
+// critical violation.
+func (p *page) axe(s *stack, state string) {
+	p.t.Helper()
+	if p.eval(`typeof window.axe`) != "object" {
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](s.axe+"\n;0")); err != nil {
+			p.t.Fatalf("inject axe-core: %v", err)
+		}
+	}
+	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`axe.run(document.getElementById('address'), {resultTypes: ['violations']}).then((r) =>
+		JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+			.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', '))))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("axe %s: %v", state, err)
+	}
+	if got != "[]" {
+		p.screenshot("axe-" + state)
+		p.t.Errorf("axe-core, %s: %s", state, got)
+	}
 }
 
 func (p *page) do(steps ...chromedp.Action[chromedp.Void]) {
@@ -499,6 +703,7 @@ func TestCheckout(t *testing.T) {
 		want := formtest.SortedRows(n)[1]
 		p := s.open(t, ctx, s.shop)
 		p.screenshot("empty")
+		p.axe(s, "empty")
 		p.contact()
 		p.typeInto("postcode", strings.ToLower(n.Postcode))
 		p.typeInto("number", strconv.Itoa(n.Number))
@@ -508,6 +713,7 @@ func TestCheckout(t *testing.T) {
 			t.Errorf("live region says %q, not how many addresses there are", got)
 		}
 		p.screenshot("additions")
+		p.axe(s, "additions")
 		// Down from the number into the list, down once more, Enter.
 		p.do(chromedp.SendKeys(field("number"), kb.ArrowDown))
 		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
@@ -555,6 +761,7 @@ func TestCheckout(t *testing.T) {
 		list := `document.querySelector('#address [data-field="street"] [role=listbox]')`
 		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
 		p.screenshot("suggestions")
+		p.axe(s, "BE street suggestions")
 		if got := p.eval(list + `.children[0].textContent`); !strings.HasPrefix(got, a.Street.NL) {
 			t.Fatalf("first suggestion %q, want %q", got, a.Street.NL)
 		}
@@ -681,6 +888,7 @@ func TestCheckout(t *testing.T) {
 		p.waitFor(`!document.querySelector('#address .aw-confirm').hidden`)
 		p.waitFor(`document.activeElement === document.querySelector('#address .aw-confirm input')`)
 		p.screenshot("confirm")
+		p.axe(s, "confirm")
 		p.do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
 		got := p.submit()
 		if got["address1"] != "Damrak 1" || got["zip"] != "1012 LG" || got["city"] != "Amsterdam" ||
@@ -689,23 +897,32 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 
-	t.Run("slow core: what was typed in the shop's fields is carried over", func(t *testing.T) {
+	t.Run("slow script: what was typed in the shop's own fields is carried over", func(t *testing.T) {
 		n := samples.NLSingle(t, false)
 		a := n.Rows[0]
+		s.gates.hold(true, true)
+		defer s.gates.release(true, true)
 		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 		defer cancel()
 		p := &page{t: t, ctx: ctx, shots: s.shots}
-		p.do(chromedp.Navigate(s.slow + "/"))
-		// The shop's own inputs, while the core is held back.
-		p.waitFor(`document.getElementById('address1')?.checkVisibility() === true`)
+		// The page's load waits for its module script, which is held: only the navigation's
+		// start is waited for.
+		if _, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: s.slow + "/"}); err != nil {
+			t.Fatal(err)
+		}
+		// The shop's own inputs, while the script is held back.
+		p.waitAcrossNavigation(`document.getElementById('address1')?.checkVisibility() === true`)
 		p.contact()
 		p.do(chromedp.SendKeys(chromedp.CSS("#address1"), a.Street.NL+" "+strconv.Itoa(n.Number)))
 		p.do(chromedp.SendKeys(chromedp.CSS("#zip"), n.Postcode))
-		if got := p.eval(`document.getElementById('address').dataset.state || ''`); got != "" {
-			t.Fatalf("the form started (%s) before the core was released", got)
-		}
 		p.screenshot("loading")
-		s.releaseCore()
+		// The script arrives: what was typed stays where it is until the core splits it.
+		s.gates.release(true, false)
+		p.waitFor(`customElements.get('adreswijzer-form') !== undefined`)
+		if got := p.eval(`document.getElementById('zip').value`); got != n.Postcode {
+			t.Fatalf("the shop's postcode input holds %q while the core loads", got)
+		}
+		s.gates.release(false, true)
 		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
 		p.screenshot("loaded")
 		for name, want := range map[string]string{"postcode": n.Postcode, "street": a.Street.NL, "number": strconv.Itoa(n.Number)} {
@@ -723,6 +940,70 @@ func TestCheckout(t *testing.T) {
 		got := p.submit()
 		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("slow core: the fields are there and take typing before it arrives", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		a := n.Rows[0]
+		for _, lang := range []string{"nl", "fr", "de", "en"} {
+			for _, country := range []string{"NL", "BE"} {
+				s.gates.hold(false, true)
+				defer s.gates.release(true, true)
+				ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+				p := &page{t: t, ctx: ctx, shots: s.shots}
+				p.do(chromedp.Navigate(s.slow + "/"))
+				p.waitFor(`document.getElementById('address').dataset.state === 'loading'`)
+				p.eval(`(() => { const f = document.getElementById('address'); f.lang = '` + lang + `'; f.dataset.country = '` + country + `'; return '' })()`)
+				labels := `JSON.stringify([...document.querySelectorAll('#address .aw-field')].map((f) => [f.dataset.field, f.hidden, f.querySelector('label').textContent]).concat([document.querySelector('#address legend').textContent]))`
+				before := p.eval(labels)
+				if lang == "nl" && country == "NL" {
+					p.axe(s, "before the core")
+					// Typing, before the core is there.
+					p.typeInto("postcode", n.Postcode)
+					p.typeInto("number", strconv.Itoa(n.Number))
+					if got := p.eval(`String(document.getElementById('address').dataset.state)`); got != "loading" {
+						t.Fatalf("state %s: the core arrived while held", got)
+					}
+				}
+				s.gates.release(false, true)
+				p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+				if after := p.eval(labels); after != before {
+					t.Errorf("%s %s: the first view %s differs from the core's %s", lang, country, before, after)
+				}
+				if lang == "nl" && country == "NL" {
+					// What was typed is the core's now: it looks the address up.
+					p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
+					if got := p.value("number"); got != strconv.Itoa(n.Number) {
+						t.Errorf("number = %q after the core arrived", got)
+					}
+				}
+				cancel()
+			}
+		}
+	})
+
+	t.Run("core missing: the shop's own inputs come back, filled and required", func(t *testing.T) {
+		s.gates.hold(false, true)
+		defer s.gates.release(true, true)
+		defer s.gates.breakCore(false)
+		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+		defer cancel()
+		p := &page{t: t, ctx: ctx, shots: s.shots}
+		p.do(chromedp.Navigate(s.slow + "/"))
+		p.waitFor(`document.getElementById('address').dataset.state === 'loading'`)
+		p.typeInto("postcode", "1381AA")
+		p.typeInto("number", "7")
+		s.gates.breakCore(true)
+		s.gates.release(false, true)
+		p.waitFor(`document.getElementById('address').dataset.state === 'unavailable'`)
+		p.screenshot("unavailable")
+		got := p.eval(`JSON.stringify(['zip', 'address1', 'city'].map((n) => { const i = document.querySelector('#checkout [name="' + n + '"]'); return [i.value, i.required, i.checkVisibility()]; }).concat([!!document.querySelector('#address .aw-fieldset')]))`)
+		if got != `[["1381AA",true,true],["7",true,true],["",true,true],false]` {
+			t.Errorf("the shop's zip, address1, city (value, required, shown), and the form's fields left: %s", got)
+		}
+		if w := p.eval(`window.awWarnings.join('\n')`); !strings.Contains(w, "could not start") {
+			t.Errorf("the console says %q", w)
 		}
 	})
 
@@ -752,6 +1033,206 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 
+	t.Run("API hanging: a bare number is never ordered", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		a := n.Rows[0]
+		p := s.open(t, ctx, s.faulty)
+		defer s.api.set("", 0)
+		p.contact()
+		s.api.set("hang", 0)
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		p.do(chromedp.SendKeys(field("number"), kb.Enter))
+		// After the submit's 1.5 s: street and city shown, required, and asked for; no order.
+		street := `document.querySelector('#address [data-field="street"] input')`
+		p.waitFor(`document.activeElement === ` + street)
+		p.screenshot("asked")
+		if got := p.eval(`JSON.stringify([` + street + `.required, document.querySelector('#address [data-field="city"] input').required, !document.querySelector('#address [data-field="city"]').hidden, location.pathname])`); got != `[true,true,true,"/"]` {
+			t.Fatalf("street required, city required, city shown, page: %s", got)
+		}
+		p.axe(s, "API hanging, street asked")
+		p.typeInto("street", a.Street.NL)
+		p.typeInto("city", a.Locality.NL)
+		got := p.submit()
+		if got["address1"] != a.Street.NL+" "+strconv.Itoa(n.Number) || got["zip"] != adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode) ||
+			got["city"] != a.Locality.NL || got["address_unverified"] != "true" || got["address_status"] != "" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("API refusing with 503, then recovering: verified again", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		a := n.Rows[0]
+		p := s.open(t, ctx, s.faulty)
+		defer s.api.set("", 0)
+		p.contact()
+		s.api.set("503", 0)
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		p.axe(s, "offline")
+		s.api.set("", 0)
+		// Asked again after the backoff: the register's street comes, and the order is verified.
+		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
+		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+		got := p.submit()
+		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["address_status"] != "valid" || got["address_unverified"] != "false" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("429 with Retry-After: nothing asked before it is due", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		p := s.open(t, ctx, s.faulty)
+		defer s.api.set("", 0)
+		s.api.set("429", 3)
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		refused := s.api.count()
+		p.typeInto("number", "0") // typing goes on: still nothing asked
+		time.Sleep(2 * time.Second)
+		if c := s.api.count(); c != refused {
+			t.Fatalf("%d calls within Retry-After: 3", c-refused)
+		}
+		s.api.set("", 0)
+		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+		for deadline := time.Now().Add(5 * time.Second); s.api.count() == refused && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if s.api.count() == refused {
+			t.Error("not asked again after Retry-After")
+		}
+	})
+
+	t.Run("403 and a spent daily cap are explained in the console", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		for _, c := range []struct{ mode, state, says string }{{"403", "disabled", "origin"}, {"cap", "offline", "daily cap"}} {
+			p := s.open(t, ctx, s.faulty)
+			s.api.set(c.mode, 60)
+			p.typeInto("postcode", n.Postcode)
+			p.typeInto("number", strconv.Itoa(n.Number))
+			p.waitFor(`document.getElementById('address').dataset.state === '` + c.state + `'`)
+			s.api.set("", 0)
+			if got := p.eval(`window.awWarnings.join('\n')`); !strings.Contains(got, c.says) {
+				t.Errorf("%s: the console says %q, nothing about the %s", c.mode, got, c.says)
+			}
+			if c.mode == "403" {
+				p.axe(s, "disabled")
+			}
+		}
+	})
+
+	t.Run("strict CSP: the form keeps its styles", func(t *testing.T) {
+		n := samples.NLWithAdditions(t)
+		p := s.open(t, ctx, s.strict)
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
+		p.waitFor(list + ` && !` + list + `.hidden`)
+		p.screenshot("strict-csp")
+		got := p.eval(`JSON.stringify([getComputedStyle(document.querySelector('#address .aw-input')).boxSizing, getComputedStyle(` + list + `).listStyleType, getComputedStyle(document.querySelector('#address .aw-legend')).fontWeight])`)
+		if got != `["border-box","none","600"]` {
+			t.Errorf("box-sizing, list style, legend weight = %s: the form's styles did not apply", got)
+		}
+		if v := p.eval(`window.awViolations.join('\n')`); strings.Contains(v, "style-src") {
+			t.Errorf("the page's CSP blocked styles: %s", v)
+		}
+		p.axe(s, "strict CSP, additions")
+	})
+
+	t.Run("/widget/ serves only what a shop needs, compressed and cached", func(t *testing.T) {
+		get := func(path, enc string) *http.Response {
+			req, _ := http.NewRequest("GET", s.gateway+"/widget/"+path, nil)
+			if enc != "" {
+				req.Header.Set("Accept-Encoding", enc)
+			}
+			res, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res
+		}
+		for _, path := range []string{"e2e/e2e_test.go", "demo/index.html", "adreswijzer.wasm", "wasi.js", "README.md", "assets/assets.go", ""} {
+			if res := get(path, ""); res.StatusCode != http.StatusNotFound {
+				t.Errorf("/widget/%s answers %d, want 404", path, res.StatusCode)
+			}
+		}
+		for _, f := range []struct{ name, typ, cache string }{
+			{s.files.Entry, "text/javascript", "max-age=300"},
+			{s.files.Shim, "text/javascript", "immutable"},
+			{s.files.Core, "application/wasm", "immutable"},
+		} {
+			for _, enc := range []string{"br", "gzip", ""} {
+				res := get(f.name, enc)
+				h := res.Header
+				if res.StatusCode != 200 || h.Get("Content-Encoding") != enc || !strings.HasPrefix(h.Get("Content-Type"), f.typ) ||
+					!strings.Contains(h.Get("Cache-Control"), f.cache) || h.Get("Access-Control-Allow-Origin") != "*" ||
+					!strings.Contains(strings.Join(h.Values("Vary"), ","), "Accept-Encoding") {
+					t.Errorf("%s with Accept-Encoding %q: %d, %v", f.name, enc, res.StatusCode, h)
+				}
+			}
+		}
+	})
+
+	t.Run("NL street typed into the postcode field", func(t *testing.T) {
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		p.typeInto("postcode", "Hugo de Gr")
+		list := `document.querySelector('#address [data-field="postcode"] [role=listbox]')`
+		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
+		p.axe(s, "street suggestions under the postcode")
+		p.do(chromedp.SendKeys(field("postcode"), kb.ArrowDown), chromedp.SendKeys(field("postcode"), kb.Enter))
+		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === 'Hugo de Grootlaan'`)
+		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
+		p.typeInto("postcode", "1381CS")
+		p.typeInto("number", "5")
+		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes('Hugo de Grootlaan 5')`)
+		got := p.submit()
+		if got["address1"] != "Hugo de Grootlaan 5" || got["zip"] != "1381 CS" || got["address_status"] != "valid" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("correction: every candidate, and a typed addition never dropped unseen", func(t *testing.T) {
+		p := s.open(t, ctx, s.shop)
+		p.contact()
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.axe(s, "manual entry")
+		for _, f := range []struct{ name, text string }{{"postcode", "1381 CS"}, {"number", "16"}, {"addition", "bov"}, {"street", "Achtergracht"}, {"city", "Weesp"}} {
+			p.typeInto(f.name, f.text)
+		}
+		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.waitFor(`!document.querySelector('#address .aw-correction').hidden`)
+		p.axe(s, "correction offered")
+		opts := p.eval(`JSON.stringify([...document.querySelectorAll('#address .aw-use')].map((b) => b.textContent))`)
+		if !strings.Contains(opts, "1381") || !strings.Contains(opts, "bov") {
+			t.Errorf("options %s: want whole addresses, and what becomes of bov", opts)
+		}
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-keep`)))
+		got := p.receipt()
+		if got["address2"] != "bov" || got["address_unverified"] != "true" || got["address1"] != "Achtergracht 16" {
+			t.Errorf("the shop received %v", got)
+		}
+	})
+
+	t.Run("manual entry has a way back", func(t *testing.T) {
+		n := samples.NLSingle(t, false)
+		a := n.Rows[0]
+		p := s.open(t, ctx, s.shop)
+		manual := `document.querySelector('#address .aw-manual')`
+		first := p.eval(manual + `.textContent`)
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.waitFor(manual + `.textContent !== ` + strconv.Quote(first) + ` && !` + manual + `.hidden`)
+		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.waitFor(manual + `.textContent === ` + strconv.Quote(first))
+		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
+		p.typeInto("postcode", n.Postcode)
+		p.typeInto("number", strconv.Itoa(n.Number))
+		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
+	})
+
 	t.Run("worker stopped: the address is taken as typed", func(t *testing.T) {
 		s.worker.stop()
 		n := samples.BEBoxes(t)
@@ -766,6 +1247,8 @@ func TestCheckout(t *testing.T) {
 		p.typeInto("addition", "7")
 		p.typeInto("city", "Lembeek")
 		p.screenshot("offline")
+		// The form asks again after its backoff, and fails again: offline, it says so.
+		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
 		if got := p.eval(`document.querySelector('#address [role=status]').textContent`); got == "" || got != notice {
 			t.Errorf("the notice %q did not stay while typing (now %q)", notice, got)
 		}

@@ -11,13 +11,15 @@
 //	go run ./bench/cmd/bench                       # national size, 18–25 minutes on two cores
 //	go run ./bench/cmd/bench -scale 0.1            # a tenth of it
 //	go run ./bench/cmd/bench -quick                # tiny sizes and short loads: does it work? (5 minutes)
+//	go run ./bench/cmd/bench -only widget          # the address form in Chromium alone (4 minutes)
 //	go run ./bench/cmd/bench report artifacts/bench.json   # the tables again, as Markdown
 //
 // `make bench` runs it with -out artifacts/bench.json; BENCH_ARGS passes more options
 // (BENCH_ARGS=-quick, BENCH_ARGS="-scale 0.1").
 //
-// It expects bin/worker, bin/gateway and widget/adreswijzer.wasm (make build), which it
-// copies before it starts, wrk and pgbench on the PATH, and a Postgres on 127.0.0.1:5432
+// It expects bin/worker, bin/gateway, widget/adreswijzer.wasm and widget/dist (make build),
+// which it copies before it starts, Debian's Chromium for the address form, wrk and pgbench
+// on the PATH, and a Postgres on 127.0.0.1:5432
 // where it may create and drop scratch databases. Every load is bounded (wrk -d, pgbench
 // -T, the paced loads' -duration and request timeout) and goes to 127.0.0.1 only.
 package main
@@ -83,6 +85,7 @@ type config struct {
 	worker   string
 	gateway  string
 	wasm     string
+	dist     string
 	scale    float64
 	nl, be   int64
 	seed     uint64
@@ -107,8 +110,10 @@ type config struct {
 	quick bool
 }
 
-// phases that -skip takes.
-var phases = []string{"postgres", "gateway", "micro", "wasm"}
+// phases that -skip and -only take. registers is the generated registers, their imports
+// into memory and the worker loads, which postgres and gateway build on; widget the address
+// form loading in Chromium.
+var phases = []string{"registers", "postgres", "gateway", "micro", "wasm", "widget"}
 
 func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -126,6 +131,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.worker, "worker", "bin/worker", "worker binary")
 	fs.StringVar(&cfg.gateway, "gateway", "bin/gateway", "gateway binary")
 	fs.StringVar(&cfg.wasm, "wasm", "widget/adreswijzer.wasm", "the form's WebAssembly module, whose size is reported")
+	fs.StringVar(&cfg.dist, "dist", "widget/dist", "the form's served files (make build), loaded in Chromium")
 	fs.Float64Var(&cfg.scale, "scale", defScale, "dataset size as a share of national size (10M NL, 6.5M BE addresses); $BENCH_SCALE")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "generator seed")
 	fs.StringVar(&cfg.dataDir, "data", "", "keep the generated registers in `DIR` and reuse them when seed and sizes match")
@@ -147,6 +153,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&cfg.guard.MaxOther, "max-other", 0.5, "repeat a load when other processes kept more `cores` than this busy during it…")
 	fs.IntVar(&cfg.guard.Tries, "tries", 2, "…up to this many tries, keeping the quietest")
 	skip := fs.String("skip", "", "phases to leave out, comma-separated: "+strings.Join(phases, ", "))
+	only := fs.String("only", "", "run only these phases, comma-separated (the others are skipped)")
 	fs.BoolVar(&cfg.quick, "quick", false, "tiny sizes and one-second loads, to check that everything works (figures mean nothing)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -193,6 +200,26 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		cfg.conns = append(cfg.conns, n)
 	}
 	cfg.skip = map[string]bool{}
+	if *only != "" {
+		if *skip != "" {
+			return cfg, errors.New("-skip and -only exclude each other")
+		}
+		keep := map[string]bool{}
+		for _, s := range strings.Split(*only, ",") {
+			keep[strings.TrimSpace(s)] = true
+		}
+		var rest []string
+		for _, p := range phases {
+			if !keep[p] {
+				rest = append(rest, p)
+			}
+			delete(keep, p)
+		}
+		for s := range keep {
+			return cfg, fmt.Errorf("-only: unknown phase %q (have %s)", s, strings.Join(phases, ", "))
+		}
+		*skip = strings.Join(rest, ",")
+	}
 	for _, s := range strings.Split(*skip, ",") {
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -206,6 +233,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			return cfg, fmt.Errorf("-skip: unknown phase %q (have %s)", s, strings.Join(phases, ", "))
 		}
 		cfg.skip[s] = true
+	}
+	if cfg.skip["registers"] && (!cfg.skip["postgres"] || !cfg.skip["gateway"]) {
+		return cfg, errors.New("the postgres and gateway phases load the generated registers: skip them too, or keep registers")
 	}
 	if cfg.duration < time.Second {
 		return cfg, errors.New("-duration must be at least 1s")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adreswijzer/adreswijzer/bench/measure"
+	"github.com/adreswijzer/adreswijzer/widget/assets"
 )
 
 // TestMain lets the test binary play the driver's helper processes, which the driver
@@ -124,7 +125,7 @@ func TestQuickRun(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chdir(wd) }) // run moves to the repository root
 	jsonPath := filepath.Join(t.TempDir(), "bench.json")
-	cfg, err := parseConfig([]string{"-quick", "-skip", "micro,wasm", "-repo", repo, "-worker", filepath.Join(bin, "worker"),
+	cfg, err := parseConfig([]string{"-quick", "-skip", "micro,wasm,widget", "-repo", repo, "-worker", filepath.Join(bin, "worker"),
 		"-gateway", filepath.Join(bin, "gateway"), "-out", jsonPath, "-work", t.TempDir()}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -223,4 +224,76 @@ func checks(lists ...[]measure.Check) []string {
 		}
 	}
 	return out
+}
+
+// TestWidgetPhase runs the address form's phase on its own (-only widget), quick, as `make
+// bench BENCH_ARGS="-only widget"` runs it: the form's files built as make builds them, served
+// by bin/gateway, loaded in Chromium on both profiles. It checks that every figure is there
+// with its baseline and ratio, not what the figures are.
+func TestWidgetPhase(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	cmd := exec.Command("go", "build", "-o", filepath.Join(bin, "gateway"), "./caddymodule/cmd/gateway")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build gateway: %v\n%s", err, out)
+	}
+	wasm := os.Getenv("ADRESWIJZER_WASM")
+	if wasm == "" {
+		wasm = filepath.Join(bin, "adreswijzer.wasm")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w",
+			"-gcflags=github.com/adreswijzer/adreswijzer/...=-l", "-o", wasm, "./wasm")
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build the core: %v\n%s", err, out)
+		}
+	} else if !filepath.IsAbs(wasm) {
+		wasm = filepath.Join(repo, wasm)
+	}
+	dist := filepath.Join(bin, "dist")
+	if _, err := assets.Build(filepath.Join(repo, "widget"), wasm, dist); err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir(wd) })
+	jsonPath := filepath.Join(t.TempDir(), "bench.json")
+	cfg, err := parseConfig([]string{"-quick", "-only", "widget", "-repo", repo, "-gateway", filepath.Join(bin, "gateway"),
+		"-dist", dist, "-out", jsonPath, "-work", t.TempDir()}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, log strings.Builder
+	if err := run(context.Background(), cfg, &stdout, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	rep, err := measure.ReadJSON(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]measure.Figure{}
+	for _, f := range rep.Figures {
+		got[f.Name] = f
+	}
+	for _, p := range netProfiles {
+		for _, name := range []string{"address form takes typing", "address form's own fields drawn", "address form's core ready"} {
+			f, ok := got[p.name+": "+name]
+			if !ok || f.Value <= 0 || f.BaseValue <= 0 || f.Ratio <= 0 {
+				t.Errorf("%s: %s: %+v", p.name, name, f)
+			}
+		}
+	}
+	if f := got["form's core over the wire (brotli, with its response headers)"]; f.Value <= 0 || f.BaseValue <= 0 || len(f.Checks) != 1 {
+		t.Errorf("core over the wire: %+v", f)
+	}
+	if !strings.Contains(stdout.String(), "address form takes typing") {
+		t.Errorf("the report does not print the form's figures:\n%s", stdout.String())
+	}
+	t.Logf("\n%s\n%s", stdout.String(), log.String())
 }

@@ -189,7 +189,7 @@ func (b *benchRun) wasm(ctx context.Context) error {
 	if fi, err := os.Stat(out); err != nil || float64(fi.Size()) != atoi(s[1]) {
 		return fmt.Errorf("TestReportWasmSize measured another module than %s", out)
 	}
-	b.rep.Notes = append(b.rep.Notes, "WASM: the module as `make build` built it (GOOS=wasip1 GOARCH=wasm, -buildmode=c-shared -trimpath -ldflags=\"-s -w\"), copied at the start of the run.")
+	b.rep.Notes = append(b.rep.Notes, "WASM: the module as `make build` built it (GOOS=wasip1 GOARCH=wasm, -buildmode=c-shared -trimpath -ldflags=\"-s -w\" -gcflags=\"github.com/adreswijzer/adreswijzer/...=-l\"), copied at the start of the run.")
 	load := measure.LoadAvg()
 	for i, kind := range []string{"raw", "gzip -9"} {
 		v, base := atoi(s[1+i]), atoi(f[1+i])

@@ -119,9 +119,13 @@ func pinBuilds(cfg *config, work string) error {
 	}
 	for _, p := range []struct {
 		path *string
-		skip string
-	}{{&cfg.worker, ""}, {&cfg.gateway, "gateway"}, {&cfg.wasm, "wasm"}} {
-		if p.skip != "" && cfg.skip[p.skip] {
+		need bool
+	}{
+		{&cfg.worker, !cfg.skip["registers"]},
+		{&cfg.gateway, !cfg.skip["gateway"] || !cfg.skip["widget"]},
+		{&cfg.wasm, !cfg.skip["wasm"] || !cfg.skip["micro"]},
+	} {
+		if !p.need {
 			continue
 		}
 		dst := filepath.Join(dir, filepath.Base(*p.path))
@@ -129,6 +133,22 @@ func pinBuilds(cfg *config, work string) error {
 			return fmt.Errorf("pin the build %s: %w", *p.path, err)
 		}
 		*p.path = dst
+	}
+	if !cfg.skip["widget"] {
+		dst := filepath.Join(work, "widget-dist")
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return err
+		}
+		entries, err := os.ReadDir(cfg.dist)
+		if err != nil {
+			return fmt.Errorf("pin the build %s: %w (make build)", cfg.dist, err)
+		}
+		for _, e := range entries {
+			if err := copyFile(filepath.Join(cfg.dist, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+				return fmt.Errorf("pin the build %s: %w", cfg.dist, err)
+			}
+		}
+		cfg.dist = dst
 	}
 	return nil
 }
@@ -175,21 +195,33 @@ func firstLine(s string) string {
 
 // preflight fails fast on what a long run would otherwise trip over late.
 func preflight(cfg config) error {
-	need := []string{"go", "wrk"}
+	need := []string{"go"}
+	if !cfg.skip["registers"] || !cfg.skip["gateway"] {
+		need = append(need, "wrk")
+	}
 	if !cfg.skip["postgres"] {
 		need = append(need, "pgbench")
+	}
+	if !cfg.skip["widget"] {
+		need = append(need, chromiumPath)
 	}
 	for _, t := range need {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s is needed: %w", t, err)
 		}
 	}
-	bins := []string{cfg.worker}
-	if !cfg.skip["gateway"] {
+	var bins []string
+	if !cfg.skip["registers"] {
+		bins = append(bins, cfg.worker)
+	}
+	if !cfg.skip["gateway"] || !cfg.skip["widget"] {
 		bins = append(bins, cfg.gateway)
 	}
 	if !cfg.skip["wasm"] {
 		bins = append(bins, cfg.wasm)
+	}
+	if !cfg.skip["widget"] {
+		bins = append(bins, filepath.Join(cfg.dist, "adreswijzer-form.js"))
 	}
 	for _, b := range bins {
 		if _, err := os.Stat(b); err != nil {
@@ -207,15 +239,16 @@ func (b *benchRun) all(ctx context.Context) error {
 		skip string
 		f    func(context.Context) error
 	}{
-		{"", b.generate},
-		{"", b.memoryImports},
+		{"registers", b.generate},
+		{"registers", b.memoryImports},
 		{"postgres", b.postgresImports},
-		{"", b.probeSnapshots},
-		{"", b.workerLoads},
+		{"registers", b.probeSnapshots},
+		{"registers", b.workerLoads},
 		{"gateway", b.gatewayLoads},
 		{"postgres", b.postgresLoads},
 		{"micro", b.micro},
 		{"wasm", b.wasm},
+		{"widget", b.widget},
 	}
 	for _, s := range steps {
 		if s.skip != "" && b.cfg.skip[s.skip] {

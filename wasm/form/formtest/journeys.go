@@ -1,6 +1,9 @@
+//go:build !wasip1
+
 package formtest
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,7 +57,11 @@ var journeys = []journey{
 	{"fail open/refused credential", failRefused},
 	{"fail open/slow validate at submit", failSlowSubmit},
 	{"submit before the lookup answered waits for it, within the submit's 1.5 s", submitBeforeLookup},
-}
+	{"NL/every candidate of a correction is offered, and an addition it lacks is named", nlCorrectionCandidates},
+	{"NL/a street typed into the postcode field is searched", nlStreetInPostcode},
+	{"NL/manual entry suggests streets, and the way back looks the address up", nlManualSuggestAndBack},
+	{"fail open/recovers after Retry-After, after a backoff, and validates again", failRecovers},
+	{"touch screens get no arrow-key hints; the BeST credit in the form's language", touchAndCredit}}
 
 // Sample picks. Each is the first number in sorted order with the property, so every run
 // uses the same addresses; the assertions read the expected values from the rows.
@@ -485,13 +492,18 @@ func nlManual(t *testing.T, s *Samples, newCore NewCore) {
 	p := newNL(t, s, newCore, "nl")
 	p.Manual()
 	eq(t, "focus", p.Focus, "street")
-	eq(t, "manual button hidden", p.View.Manual.Visible, false)
+	eq(t, "way back offered", p.View.Manual.Visible && p.View.Manual.Back, true)
 	p.Type("street", Typo(a.Street.NL))
 	p.Type("number", strconv.Itoa(a.HouseNumber))
 	p.Type("postcode", n.Postcode)
 	p.Type("city", a.Locality.NL)
 	p.Settle()
-	eq(t, "requests while typing", len(p.Requests), 0)
+	// Typed by hand, the street still gets suggestions; nothing is looked up or validated.
+	eq(t, "lookups while typing", len(p.Calls("/v1/nl/lookup")), 0)
+	eq(t, "validate calls while typing", len(p.Calls("/v1/validate")), 0)
+	if len(p.Calls("/v1/suggest")) == 0 {
+		t.Error("the street typed by hand got no suggestions")
+	}
 	p.Submit()
 	p.Settle()
 	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
@@ -973,15 +985,20 @@ func failLookupTimeout(t *testing.T, s *Samples, newCore NewCore) {
 	for _, f := range []string{"street", "city"} {
 		eq(t, f+" editable", p.Field(f).Visible && !p.Field(f).ReadOnly, true)
 	}
-	// Nothing typed is lost, and the form asks the API nothing more.
+	// Nothing typed is lost; street and city are asked for, and required.
 	eq(t, "postcode", p.Field("postcode").Value, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
+	eq(t, "street required", p.Field("street").Required, true)
+	eq(t, "city required", p.Field("city").Required, true)
 	p.Submit()
 	eq(t, "proceeds without a street", p.Proceeds, 0)
 	eq(t, "focus", p.Focus, "street")
 	p.Type("street", a.Street.NL)
 	p.Type("city", a.Locality.NL)
+	if due, ok := p.RetryDue(); !ok || due <= p.Now {
+		t.Fatalf("no retry pending at %d ms (due %d, %v)", p.Now, due, ok)
+	}
 	p.Submit()
-	p.Settle()
+	// Until the retry is due, the API is asked nothing more.
 	eq(t, "requests", len(p.Requests), 1)
 	c := p.LastCommit()
 	eq(t, "unverified", c.Unverified, true)
@@ -1240,8 +1257,9 @@ func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "proceeds", p.Proceeds, 1)
 	sameSession(t, p.Requests)
 
-	// The service hangs: 1.5 s after the submit the address goes as typed, postcode and
-	// number, flagged unverified; never a block on the street the customer was not shown.
+	// The service hangs: 1.5 s after the submit a bare number is not an address. The street
+	// and city are shown, required, and asked for; the order waits for them, and then goes
+	// as typed, flagged unverified.
 	p = newNL(t, s, newCore, "nl")
 	p.Latency = func(Request) int { return 5000 }
 	p.Type("postcode", n.Postcode)
@@ -1251,15 +1269,28 @@ func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
 	p.Advance(1499)
 	eq(t, "proceeds before the budget is spent", p.Proceeds, 0)
 	p.Advance(1)
-	eq(t, "proceeds after 1.5 s", p.Proceeds, 1)
+	eq(t, "proceeds without a street", p.Proceeds, 0)
+	eq(t, "commits without a street", len(p.Commits), 0)
+	eq(t, "focus", p.Focus, "street")
+	eq(t, "message kind", p.View.MessageKind, "error")
+	for _, f := range []string{"street", "city"} {
+		eq(t, f+" shown", p.Field(f).Visible && !p.Field(f).ReadOnly, true)
+		eq(t, f+" required", p.Field(f).Required, true)
+	}
+	p.Type("street", a.Street.NL)
+	p.Submit()
+	eq(t, "proceeds without a town", p.Proceeds, 0)
+	eq(t, "focus", p.Focus, "city")
+	p.Type("city", a.Locality.NL)
+	p.Submit()
+	p.Advance(1500)
+	eq(t, "proceeds with the whole address", p.Proceeds, 1)
 	c = p.LastCommit()
 	eq(t, "unverified", c.Unverified, true)
-	eq(t, "address1", c.Address.Address1, number)
+	eq(t, "address1", c.Address.Address1, a.Street.NL+" "+number)
 	eq(t, "houseNumber", c.Address.HouseNumber, number)
+	eq(t, "city", c.Address.City, a.Locality.NL)
 	eq(t, "zip", c.Address.Zip, adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode))
-	if p.View.MessageKind == "error" || p.Focus == "street" {
-		t.Errorf("blocked on %q: %q", p.Focus, p.View.Message)
-	}
 
 	// The lookup answers, the validate hangs: the whole submit still takes 1.5 s at most, and
 	// the register's address from the lookup is handed over.
@@ -1420,4 +1451,285 @@ func nlPrefill(t *testing.T, s *Samples, newCore NewCore) {
 	eq(t, "addition", p.Field("addition").Value, "2")
 	eq(t, "street visible", p.Field("street").Visible, true)
 	eq(t, "lookups", len(p.Requests), 0)
+}
+
+// typedByHand types a whole address in manual entry and submits it.
+func typedByHand(t *testing.T, s *Samples, newCore NewCore, postcode, number, addition, street, city string) *Page {
+	p := newNL(t, s, newCore, "nl")
+	p.Manual()
+	p.Type("postcode", postcode)
+	p.Type("number", number)
+	p.Type("addition", addition)
+	p.Type("street", street)
+	p.Type("city", city)
+	p.Blur()
+	p.Submit()
+	p.Settle()
+	return p
+}
+
+func nlCorrectionCandidates(t *testing.T, s *Samples, newCore NewCore) {
+	// Typed by hand: 1381 CS / 16 / bov / Achtergracht / Weesp. Hugo de Grootlaan 16 bov is at
+	// 1381 CS; the register's answer corrects the street or the postcode.
+	p := typedByHand(t, s, newCore, "1381 CS", "16", "bov", "Achtergracht", "Weesp")
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 {
+		t.Fatalf("validate calls = %d, want 1", len(v))
+	}
+	var answer struct {
+		Status     string `json:"status"`
+		Normalized *struct {
+			Address1 string  `json:"address1"`
+			Address2 *string `json:"address2"`
+		} `json:"normalized"`
+		Suggestions []struct {
+			Address1 string  `json:"address1"`
+			Address2 *string `json:"address2"`
+		} `json:"suggestions"`
+	}
+	if err := json.Unmarshal([]byte(v[0].Answer), &answer); err != nil {
+		t.Fatal(err)
+	}
+	if answer.Status != "corrected" || answer.Normalized == nil {
+		t.Fatalf("the register answered %s: the journey needs a correction", v[0].Answer)
+	}
+	eq(t, "correction offered", p.View.Correction.Visible, true)
+	eq(t, "proceeds", p.Proceeds, 0)
+	opts := p.View.Correction.Options
+	candidates := append([]string{answer.Normalized.Address1}, nil...)
+	for _, sg := range answer.Suggestions {
+		if !slices.Contains(candidates, sg.Address1) {
+			candidates = append(candidates, sg.Address1)
+		}
+	}
+	if len(opts) < len(candidates) {
+		t.Errorf("options %q: want every candidate of the answer (%q)", opts, candidates)
+	}
+	for _, c := range candidates {
+		if !slices.ContainsFunc(opts, func(o string) bool { return strings.Contains(o, c) }) {
+			t.Errorf("candidate %q is not offered: %q", c, opts)
+		}
+	}
+	// The street is in every option, and an option without the typed addition says so.
+	for _, o := range opts {
+		if !strings.ContainsAny(o, "abcdefghijklmnopqrstuvwxyz") || !strings.Contains(o, "1381") {
+			t.Errorf("option %q is not a whole address", o)
+		}
+	}
+	if answer.Normalized.Address2 == nil && !strings.Contains(opts[0], "bov") {
+		t.Errorf("option %q drops the typed addition bov without saying so", opts[0])
+	}
+	// Keeping what was typed keeps the addition.
+	p.Correction(false)
+	c := p.LastCommit()
+	if c.Address.Address2 == nil || *c.Address.Address2 != "bov" {
+		t.Errorf("kept address2 = %v, want bov", c.Address.Address2)
+	}
+	eq(t, "unverified", c.Unverified, true)
+	eq(t, "proceeds", p.Proceeds, 1)
+
+	// Using the register's version hands over that version, whole.
+	p = typedByHand(t, s, newCore, "1381 CS", "16", "bov", "Achtergracht", "Weesp")
+	p.UseCorrection(len(p.View.Correction.Options) - 1)
+	c = p.LastCommit()
+	eq(t, "status", c.Status, "corrected")
+	eq(t, "unverified", c.Unverified, false)
+	for what, v := range map[string]string{"street": c.Address.Street, "number": c.Address.HouseNumber, "zip": c.Address.Zip, "city": c.Address.City} {
+		if v == "" {
+			t.Errorf("the chosen correction has no %s: %+v", what, c.Address)
+		}
+	}
+	eq(t, "proceeds", p.Proceeds, 1)
+}
+
+func nlStreetInPostcode(t *testing.T, s *Samples, newCore NewCore) {
+	const street = "Hugo de Grootlaan"
+	var want adreswijzer.Address
+	for _, a := range s.Rows[adreswijzer.NL] {
+		if a.Street.NL == street && a.HouseNumber == 5 && a.HouseNumberSuffix == "" && a.Addition == "" {
+			want = a
+		}
+	}
+	if want.ID == "" {
+		t.Fatal("the NL sample has no Hugo de Grootlaan 5")
+	}
+	p := newNL(t, s, newCore, "nl")
+	p.Type("postcode", "Hugo de Gr")
+	p.Settle()
+	sg := p.Calls("/v1/suggest")
+	if len(sg) == 0 || sg[len(sg)-1].Query.Get("q") != "Hugo de Gr" || sg[len(sg)-1].Query.Get("postcode") != "" {
+		t.Fatalf("suggest calls %+v, want one for q=Hugo de Gr without a postcode", sg)
+	}
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
+	if p.View.List == nil || p.View.List.Field != "postcode" || !p.View.List.Open {
+		t.Fatalf("list = %+v, want street suggestions open under the postcode", p.View.List)
+	}
+	eq(t, "postcode is a combobox", p.Field("postcode").Combo, true)
+	eq(t, "postcode not marked invalid", p.Field("postcode").Invalid, false)
+	if !strings.HasPrefix(p.Options()[0], street) {
+		t.Fatalf("first suggestion %q, want %s", p.Options()[0], street)
+	}
+	p.Key("ArrowDown")
+	if !p.Key("Enter") {
+		t.Fatal("Enter on a suggestion was not taken")
+	}
+	eq(t, "street", p.Field("street").Value, street)
+	eq(t, "city", p.Field("city").Value, want.Locality.NL)
+	eq(t, "street shown", p.Field("street").Visible, true)
+	// The street runs through several postcodes: the postcode is asked for next.
+	eq(t, "focus", p.Focus, "postcode")
+	eq(t, "postcode cleared of the search", p.Field("postcode").Value, "")
+	p.Type("postcode", want.Postcode)
+	p.Type("number", "5")
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	p.SubmitAndWait()
+	c := p.LastCommit()
+	eq(t, "address1", c.Address.Address1, RegisterAddress1(want, adreswijzer.LangNL))
+	eq(t, "status", c.Status, "valid")
+	sameSession(t, p.Requests)
+
+	// A number typed after the street goes to the number field.
+	p = newNL(t, s, newCore, "nl")
+	p.Type("postcode", "Hugo de Groot 5")
+	p.Settle()
+	if sg := p.Calls("/v1/suggest"); len(sg) == 0 || sg[len(sg)-1].Query.Get("q") != "Hugo de Groot" {
+		t.Fatalf("suggest calls %+v, want q=Hugo de Groot", sg)
+	}
+	p.Choose(0)
+	eq(t, "number", p.Field("number").Value, "5")
+	eq(t, "street", p.Field("street").Value, street)
+}
+
+func nlManualSuggestAndBack(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+	p := newNL(t, s, newCore, "nl")
+	p.Manual()
+	st := []rune(a.Street.NL)
+	p.Type("street", string(st[:len(st)-2]))
+	p.Settle()
+	if p.View.List == nil || p.View.List.Field != "street" || len(p.Options()) == 0 {
+		t.Fatalf("list = %+v, want street suggestions in manual entry", p.View.List)
+	}
+	i := slices.IndexFunc(p.Options(), func(o string) bool { return strings.HasPrefix(o, a.Street.NL+",") })
+	if i < 0 {
+		t.Fatalf("suggestions %q lack %s", p.Options(), a.Street.NL)
+	}
+	p.Choose(i)
+	eq(t, "street", p.Field("street").Value, a.Street.NL)
+	eq(t, "city", p.Field("city").Value, a.Locality.NL)
+	eq(t, "lookups in manual entry", len(p.Calls("/v1/nl/lookup")), 0)
+
+	// Back from manual entry: the register looks the address up from postcode and number.
+	eq(t, "way back offered", p.View.Manual.Back, true)
+	p.Manual()
+	eq(t, "back", p.View.Manual.Back, false)
+	eq(t, "focus", p.Focus, "postcode")
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
+	eq(t, "street from the register", p.Field("street").ReadOnly, true)
+	p.SubmitAndWait()
+	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
+	eq(t, "unverified", p.LastCommit().Unverified, false)
+}
+
+func failRecovers(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLSingle(t, false)
+	a := n.Rows[0]
+
+	// 429 with Retry-After: 30: no call for 30 s, then the lookup again, and the next submit
+	// is validated.
+	p := newNL(t, s, newCore, "en")
+	down := true
+	p.Fault = func(Request) (int, string) {
+		if down {
+			return 429, ""
+		}
+		return 0, ""
+	}
+	p.RetryAfter = 30
+	p.Type("postcode", n.Postcode)
+	p.Type("number", strconv.Itoa(n.Number))
+	p.Settle()
+	eq(t, "state", p.View.State, "offline")
+	start := len(p.Requests)
+	failedAt := p.Requests[start-1].At
+	due, ok := p.RetryDue()
+	if !ok || due < failedAt+30000 {
+		t.Fatalf("retry due at %d (%v), want 30 s after the 429 at %d", due, ok, failedAt)
+	}
+	p.Advance(due - p.Now - 1)
+	eq(t, "calls before Retry-After", len(p.Requests), start)
+	down = false
+	p.Advance(1)
+	p.Settle()
+	eq(t, "state after Retry-After", p.View.State, "online")
+	eq(t, "lookup again", len(p.Calls("/v1/nl/lookup")), 2)
+	eq(t, "street from the register", p.Field("street").Value, a.Street.NL)
+	p.SubmitAndWait()
+	c := p.LastCommit()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "status", c.Status, "valid")
+	eq(t, "unverified", c.Unverified, false)
+
+	// 503 without Retry-After, and a hanging API: asked again after 2 s, 4 s, 8 s.
+	for _, hang := range []bool{false, true} {
+		p := newNL(t, s, newCore, "nl")
+		if hang {
+			p.Latency = func(Request) int { return 5000 }
+		} else {
+			p.Fault = func(Request) (int, string) { return 503, "" }
+		}
+		p.Type("postcode", n.Postcode)
+		p.Type("number", strconv.Itoa(n.Number))
+		p.Advance(40000)
+		l := p.Calls("/v1/nl/lookup")
+		if len(l) < 4 {
+			t.Fatalf("hang %v: %d lookups in 40 s, want the retries", hang, len(l))
+		}
+		var gaps []int
+		for i := 1; i < 4; i++ {
+			gaps = append(gaps, l[i].At-l[i-1].At)
+		}
+		// Each gap: the failure (at once, or the 1.5 s time-out), the backoff, the debounce.
+		failing := 20
+		if hang {
+			failing = 1500
+		}
+		for i, backoff := range []int{2000, 4000, 8000} {
+			if want := failing + backoff + 150; gaps[i] != want {
+				t.Errorf("hang %v: gap %d between lookups %d ms, want %d (%d ms backoff)", hang, i, gaps[i], want, backoff)
+			}
+		}
+		eq(t, "state", p.View.State, "offline")
+	}
+}
+
+func touchAndCredit(t *testing.T, s *Samples, newCore NewCore) {
+	n := s.NLWithAdditions(t)
+	for _, touch := range []bool{false, true} {
+		p := NewPage(t, newCore, s.API, map[string]any{"country": "NL", "lang": "nl", "touch": touch})
+		p.Type("postcode", n.Postcode)
+		p.Type("number", strconv.Itoa(n.Number))
+		p.Settle()
+		keys := strings.Contains(p.View.Message, "pijltjestoetsen")
+		eq(t, "arrow keys named on a touch screen "+strconv.FormatBool(touch), keys, !touch)
+		if !strings.Contains(p.View.Message, strconv.Itoa(len(n.Rows))) {
+			t.Errorf("message %q does not say how many addresses there are", p.View.Message)
+		}
+	}
+	b := s.BEBoxes(t)
+	for lang, want := range map[string]string{"nl": "licentie", "fr": "licence", "de": "lizenziert", "en": "licensed"} {
+		p := newBE(t, s, newCore, lang)
+		p.Type("postcode", b.Postcode)
+		p.Fill("street", b.Street)
+		p.Type("number", strconv.Itoa(b.Number))
+		p.Settle()
+		if !strings.Contains(p.View.Attribution, "BeST") || !strings.Contains(p.View.Attribution, want) {
+			t.Errorf("%s: credit %q is not in the form's language", lang, p.View.Attribution)
+		}
+	}
 }

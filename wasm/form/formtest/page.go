@@ -1,3 +1,5 @@
+//go:build !wasip1
+
 package formtest
 
 import (
@@ -82,6 +84,7 @@ type View struct {
 	Manual       struct {
 		Visible bool   `json:"visible"`
 		Label   string `json:"label"`
+		Back    bool   `json:"back"`
 	} `json:"manual"`
 	Confirm struct {
 		Visible bool   `json:"visible"`
@@ -89,10 +92,10 @@ type View struct {
 		Checked bool   `json:"checked"`
 	} `json:"confirm"`
 	Correction struct {
-		Visible bool   `json:"visible"`
-		Text    string `json:"text"`
-		Use     string `json:"use"`
-		Keep    string `json:"keep"`
+		Visible bool     `json:"visible"`
+		Text    string   `json:"text"`
+		Options []string `json:"options"`
+		Keep    string   `json:"keep"`
 	} `json:"correction"`
 	Committed   bool   `json:"committed"`
 	Unverified  bool   `json:"unverified"`
@@ -131,6 +134,8 @@ type Request struct {
 	Query  url.Values
 	Body   map[string]any
 	At     int // ms on the page's clock
+	// Answer is the API's answer body, "" when a fault replaced it.
+	Answer string
 }
 
 // Page plays the web component's shell around a core: a clock, the debounce timers, the
@@ -153,8 +158,10 @@ type Page struct {
 
 	// Latency is how long the API takes to answer a request; 20 ms when nil.
 	Latency func(Request) int
-	// Fault, when it returns a status or an error ("network"), replaces the API's answer.
-	Fault func(Request) (status int, errText string)
+	// Fault, when it returns a status or an error ("network"), replaces the API's answer;
+	// RetryAfter is the Retry-After (seconds) sent with a faulted status, none when 0.
+	Fault      func(Request) (status int, errText string)
+	RetryAfter int
 	// DeliverAborted hands the core answers it aborted, as a shell whose abort came too late
 	// would: the core itself must then drop them.
 	DeliverAborted bool
@@ -166,12 +173,13 @@ type Page struct {
 type timer struct{ seq, due int }
 
 type fetch struct {
-	id      int
-	due     int
-	status  int
-	body    string
-	errText string
-	aborted bool
+	id         int
+	due        int
+	status     int
+	body       string
+	errText    string
+	retryAfter int
+	aborted    bool
 }
 
 // NewPage starts a form with the config and renders it once.
@@ -270,7 +278,7 @@ func (p *Page) perform(e Effect) {
 	case errText != "":
 		f.due, f.errText = p.Now+latency, errText
 	case status != 0:
-		f.due, f.status = p.Now+latency, status
+		f.due, f.status, f.retryAfter = p.Now+latency, status, p.RetryAfter
 		f.body = `{"error":{"code":"SERVICE_UNAVAILABLE","message":"unavailable"}}`
 	default:
 		f.due = p.Now + latency
@@ -289,6 +297,7 @@ func (p *Page) perform(e Effect) {
 		checked.Header = hr.Header.Clone()
 		p.check.Check(p.tb, checked, rec.Code, rec.Header(), body)
 		f.status, f.body = rec.Code, string(body)
+		p.Requests[len(p.Requests)-1].Answer = f.body
 	}
 	p.fetches = append(p.fetches, f)
 }
@@ -317,6 +326,9 @@ func (p *Page) Advance(ms int) {
 				ev["error"] = f.errText
 			} else {
 				ev["status"], ev["body"] = f.status, f.body
+				if f.retryAfter > 0 {
+					ev["retryAfter"] = f.retryAfter
+				}
 			}
 			p.send(ev)
 		default:
@@ -346,15 +358,31 @@ func (p *Page) nextFetch() (int, bool) {
 	return best, best >= 0
 }
 
-// Settle waits until no timer runs and no answer is outstanding.
+// Settle waits until no timer runs and no answer is outstanding. The retry after a failure
+// does not count: it is the next attempt, seconds away, not part of what happens now; tests
+// of recovery advance the clock to it.
 func (p *Page) Settle() {
 	p.tb.Helper()
-	for i := 0; i < 100 && (len(p.timers) > 0 || len(p.fetches) > 0); i++ {
+	busy := func() bool {
+		for name := range p.timers {
+			if name != "retry" {
+				return true
+			}
+		}
+		return len(p.fetches) > 0
+	}
+	for i := 0; i < 100 && busy(); i++ {
 		p.Advance(100)
 	}
-	if len(p.timers) > 0 || len(p.fetches) > 0 {
+	if busy() {
 		p.tb.Fatalf("the form does not settle: timers %v, %d fetches outstanding", p.timers, len(p.fetches))
 	}
+}
+
+// RetryDue reports the page-clock time the retry after a failure is due, and whether one is.
+func (p *Page) RetryDue() (int, bool) {
+	t, ok := p.timers["retry"]
+	return t.due, ok
 }
 
 // Type focuses the field and types text into it a character at a time, 40 ms apart, as a
@@ -448,11 +476,17 @@ func (p *Page) Prefill(values map[string]string, focus string) {
 	p.send(map[string]any{"type": "prefill", "values": values, "focus": focus})
 }
 
-// Correction answers the offer of the register's version of a corrected address: use it
-// (true) or keep what was typed.
+// Correction answers the offer of the register's version of a corrected address: use the
+// first (true) or keep what was typed.
 func (p *Page) Correction(use bool) {
 	p.tb.Helper()
-	p.send(map[string]any{"type": "correction", "use": use})
+	p.send(map[string]any{"type": "correction", "use": use, "index": 0})
+}
+
+// UseCorrection picks the register's version i of those on offer.
+func (p *Page) UseCorrection(i int) {
+	p.tb.Helper()
+	p.send(map[string]any{"type": "correction", "use": true, "index": i})
 }
 
 // Config switches country or language.

@@ -1,3 +1,5 @@
+//go:build !wasip1
+
 // Package formtest drives the address form's core through whole customer journeys over the
 // real register samples, with every answer made by the real worker (the importers, the memory
 // store, the matching engine and the HTTP handlers) and checked against openapi.json.
@@ -5,6 +7,9 @@
 // The same journeys run against the core compiled natively (package form's tests) and as
 // WebAssembly under wazero (package wasm's tests), through Core, so the two cannot drift
 // apart; the browser tests of the widget reuse API and the sample rows.
+//
+// It is built for the test host only, not for wasip1: it runs the worker over the register
+// samples, with the store interfaces the wasip1 build of the domain leaves out.
 package formtest
 
 import (
