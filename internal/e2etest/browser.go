@@ -40,6 +40,8 @@ type Page struct {
 	T     testing.TB
 	Ctx   context.Context
 	Shots string
+	// Describe, when set, adds what the page shows to a failed wait's message.
+	Describe func() string
 }
 
 // Open starts a journey at url, bounded to 3 minutes.
@@ -75,7 +77,11 @@ func (p *Page) WaitFor(expr string) {
 	p.T.Helper()
 	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
 		p.Screenshot("timeout")
-		p.T.Fatalf("waiting for %s: %v", expr, err)
+		shows := ""
+		if p.Describe != nil {
+			shows = "\n" + p.Describe()
+		}
+		p.T.Fatalf("waiting for %s: %v%s", expr, err, shows)
 	}
 }
 
@@ -131,14 +137,21 @@ type Violation struct {
 	Nodes  []string `json:"nodes"`
 }
 
-// Accessible runs axe-core (from the npm package in the test's node_modules) on the page
-// and fails the test on every serious or critical violation.
-func (p *Page) Accessible(axeJS []byte, name string) {
+// Accessible runs axe-core (from the npm package in the test's node_modules) on the page,
+// or on the element within selects when it is not empty, and fails the test on every serious
+// or critical violation, with a screenshot.
+func (p *Page) Accessible(axeJS []byte, within, name string) {
 	p.T.Helper()
-	if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](string(axeJS)+";true")); err != nil {
-		p.T.Fatalf("load axe-core: %v", err)
+	if p.Eval(`typeof window.axe`) != "object" {
+		if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](string(axeJS)+";true")); err != nil {
+			p.T.Fatalf("load axe-core: %v", err)
+		}
 	}
-	const run = `axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations.map(v => ({
+	target := "document"
+	if within != "" {
+		target = "document.querySelector(" + strconv.Quote(within) + ")"
+	}
+	run := `axe.run(` + target + `, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations.map(v => ({
 		id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))))`
 	out, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](run, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -148,8 +161,13 @@ func (p *Page) Accessible(axeJS []byte, name string) {
 	if err := json.Unmarshal([]byte(out), &vs); err != nil {
 		p.T.Fatalf("axe on %s: %v", name, err)
 	}
+	shot := false
 	for _, v := range vs {
 		if v.Impact == "serious" || v.Impact == "critical" {
+			if !shot {
+				p.Screenshot("axe-" + name)
+				shot = true
+			}
 			p.T.Errorf("%s: accessibility (%s) %s: %s at %s", name, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, ", "))
 		} else {
 			p.T.Logf("%s: accessibility (%s) %s: %s", name, v.Impact, v.ID, v.Help)

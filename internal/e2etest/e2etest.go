@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/adreswijzer/adreswijzer/widget/assets"
 )
 
 // Root is the module's root directory, where make runs.
@@ -54,13 +56,49 @@ func Artifacts(t testing.TB, name string) string {
 }
 
 // Build builds a command of the module into out.
-func Build(t testing.TB, out, pkg string) {
+func Build(t testing.TB, out, pkg string) { build(t, out, pkg, nil) }
+
+func build(t testing.TB, out, pkg string, env []string, flags ...string) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd := exec.Command("go", append(append([]string{"build", "-o", out}, flags...), pkg)...)
 	cmd.Dir = Root(t)
+	cmd.Env = append(os.Environ(), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
+}
+
+// Widget writes the form's files into dir as `make build` writes widget/dist, and returns
+// their names. The core is ADRESWIJZER_WASM (the Makefile passes the one it built), or one
+// built here as the Makefile builds it.
+func Widget(t testing.TB, dir string) assets.Files {
+	t.Helper()
+	core := FromRoot(t, os.Getenv("ADRESWIJZER_WASM"))
+	if core == "" {
+		core = filepath.Join(t.TempDir(), "adreswijzer.wasm")
+		build(t, core, "./wasm", []string{"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0"},
+			"-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-gcflags=github.com/adreswijzer/adreswijzer/...=-l")
+	}
+	files, err := assets.Build(filepath.Join(Root(t), "widget"), core, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// WidgetBlock is the /widget/* block of deploy/Caddyfile.local, as shipped: its root comes
+// from ADRESWIJZER_WIDGET_DIR.
+func WidgetBlock(t testing.TB) string {
+	t.Helper()
+	local, err := os.ReadFile(filepath.Join(Root(t), "deploy", "Caddyfile.local"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := assets.CaddyBlock(string(local))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return block
 }
 
 // FreePort returns a TCP port that was free a moment ago on 127.0.0.1.
@@ -80,8 +118,9 @@ type Service struct {
 	done chan struct{}
 }
 
-// Start runs bin with args in bin's directory, its output in logs/name.log.
-func Start(t testing.TB, logs, name, bin string, args ...string) *Service {
+// Start runs bin with args in bin's directory, with env added to this process's
+// environment, its output in logs/name.log.
+func Start(t testing.TB, logs, name string, env []string, bin string, args ...string) *Service {
 	t.Helper()
 	logf, err := os.Create(filepath.Join(logs, name+".log"))
 	if err != nil {
@@ -89,6 +128,7 @@ func Start(t testing.TB, logs, name, bin string, args ...string) *Service {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)

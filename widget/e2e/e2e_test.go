@@ -14,7 +14,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -23,10 +22,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,148 +35,18 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/internal/e2etest"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
 	"github.com/adreswijzer/adreswijzer/wasm/form/formtest"
 	"github.com/adreswijzer/adreswijzer/widget/assets"
 	"github.com/adreswijzer/adreswijzer/widget/demo"
 )
 
-// repoRoot is the module's root directory, found from this file.
-func repoRoot(t *testing.T) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the repository")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
-
-// fromRoot takes a relative path from an environment variable as relative to the repository
-// root, where make runs.
-func fromRoot(t *testing.T, p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(repoRoot(t), p)
-}
-
-func artifactsDir(t *testing.T) string {
-	dir := fromRoot(t, os.Getenv("ADRESWIJZER_ARTIFACTS"))
-	if dir == "" {
-		d, err := os.MkdirTemp("", "adreswijzer-e2e-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = d
-	}
-	dir = filepath.Join(dir, "widget-e2e")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots and service logs in %s", dir)
-	return dir
-}
-
-func goBuild(t *testing.T, root, out, pkg string, env ...string) {
-	t.Helper()
-	args := []string{"build", "-o", out}
-	if len(env) > 0 {
-		args = append(args, "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-gcflags=github.com/adreswijzer/adreswijzer/...=-l")
-	}
-	cmd := exec.Command("go", append(args, pkg)...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), env...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// service is a process this test started; it is stopped by its own pid at cleanup.
-type service struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-}
-
-func start(t *testing.T, logs, name string, env []string, bin string, args ...string) *service {
-	t.Helper()
-	logf, err := os.Create(filepath.Join(logs, name+".log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	s := &service{cmd: cmd, done: make(chan struct{})}
-	go func() { cmd.Wait(); logf.Close(); close(s.done) }()
-	t.Cleanup(s.stop)
-	return s
-}
-
-func (s *service) stop() {
-	select {
-	case <-s.done:
-		return
-	default:
-	}
-	s.cmd.Process.Kill()
-	<-s.done
-}
-
-func run(t *testing.T, bin string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\n%s%s", filepath.Base(bin), args[0], err, out.String(), errb.String())
-	}
-	return out.String()
-}
-
-// waitHTTP waits until url answers 200.
-func waitHTTP(t *testing.T, url string, s *service) {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-s.done:
-			t.Fatalf("%s exited before it served %s", s.cmd.Path, url)
-		default:
-		}
-		resp, err := http.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s did not answer 200 in time", url)
-}
-
-// unsafeChars are replaced in artifact file names.
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-
 var secretRE = regexp.MustCompile(`(?m)^secret:\s+(\S+)`)
 
 // stack is the running system.
 type stack struct {
-	worker  *service
+	worker  *e2etest.Service
 	gateway string // base URL
 	shop    string // origin the key allows
 	foreign string // origin the key does not allow
@@ -195,56 +62,36 @@ type stack struct {
 	shots  string
 	// files are the names of the served files, axe the source of axe-core.
 	files assets.Files
-	axe   string
+	axe   []byte
 }
 
 func startStack(t *testing.T) *stack {
-	root := repoRoot(t)
 	dir := t.TempDir()
-	shots := artifactsDir(t)
+	shots := e2etest.Artifacts(t, "widget-e2e")
 
 	workerBin, gatewayBin := filepath.Join(dir, "worker"), filepath.Join(dir, "gateway")
-	goBuild(t, root, workerBin, "./worker/cmd/worker")
-	goBuild(t, root, gatewayBin, "./caddymodule/cmd/gateway")
+	e2etest.Build(t, workerBin, "./worker/cmd/worker")
+	e2etest.Build(t, gatewayBin, "./caddymodule/cmd/gateway")
 
-	// The widget's files as `make build` writes widget/dist, with the core built as the
-	// Makefile builds it.
-	wasmOut := fromRoot(t, os.Getenv("ADRESWIJZER_WASM"))
-	if wasmOut == "" {
-		wasmOut = filepath.Join(dir, "adreswijzer.wasm")
-		goBuild(t, root, wasmOut, "./wasm", "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-	}
+	// The widget's files as `make build` writes widget/dist.
 	widgetDir := filepath.Join(dir, "dist")
-	files, err := assets.Build(filepath.Join(root, "widget"), wasmOut, widgetDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	axe, err := os.ReadFile(filepath.Join(root, "widget", "e2e", "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatalf("axe-core is needed (npm ci in widget/e2e): %v", err)
-	}
-	local, err := os.ReadFile(filepath.Join(root, "deploy", "Caddyfile.local"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	widgetBlock, err := assets.CaddyBlock(string(local))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := e2etest.Widget(t, widgetDir)
+	axe := e2etest.AxeJS(t, ".")
+	widgetBlock := e2etest.WidgetBlock(t)
 
 	// The samples, imported as an operator does.
 	nlSnap, beSnap := filepath.Join(dir, "nl.snap"), filepath.Join(dir, "be.snap")
-	run(t, workerBin, "import", "--country", "nl", "--from", storetest.File(t, "nl", "BAGGEM0457L-15102021.zip"), "--snapshot", nlSnap, "--quiet")
-	run(t, workerBin, "import", "--country", "be", "--from", filepath.Join(storetest.DataDir(t), "be"), "--snapshot", beSnap, "--quiet")
+	e2etest.Run(t, workerBin, "import", "--country", "nl", "--from", storetest.File(t, "nl", "BAGGEM0457L-15102021.zip"), "--snapshot", nlSnap, "--quiet")
+	e2etest.Run(t, workerBin, "import", "--country", "be", "--from", filepath.Join(storetest.DataDir(t), "be"), "--snapshot", beSnap, "--quiet")
 
-	workerPort, gatewayPort := freePort(t), freePort(t)
-	s := &stack{shots: shots, gateway: fmt.Sprintf("http://127.0.0.1:%d", gatewayPort), files: files, axe: string(axe)}
-	s.worker = start(t, shots, "worker", nil, workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
-	waitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/health", workerPort), s.worker)
+	workerPort, gatewayPort := e2etest.FreePort(t), e2etest.FreePort(t)
+	s := &stack{shots: shots, gateway: fmt.Sprintf("http://127.0.0.1:%d", gatewayPort), files: files, axe: axe}
+	s.worker = e2etest.Start(t, shots, "worker", nil, workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
+	e2etest.WaitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/health", workerPort), s.worker)
 
 	// The shops: the one the key is for, another that copied its key, one on a slow
 	// connection, one whose API fails, one with a strict CSP.
-	shopLn, foreignLn, slowLn, faultyLn, strictLn := listen(t), listen(t), listen(t), listen(t), listen(t)
+	shopLn, foreignLn, slowLn, faultyLn, strictLn := e2etest.Listen(t), e2etest.Listen(t), e2etest.Listen(t), e2etest.Listen(t), e2etest.Listen(t)
 	s.shop = "http://" + shopLn.Addr().String()
 	s.foreign = "http://" + foreignLn.Addr().String()
 	s.slow = "http://" + slowLn.Addr().String()
@@ -252,7 +99,7 @@ func startStack(t *testing.T) *stack {
 	s.strict = "http://" + strictLn.Addr().String()
 
 	keyFile := filepath.Join(dir, "keys.json")
-	out := run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--origin", s.slow,
+	out := e2etest.Run(t, gatewayBin, "keys", "create", "--kind", "pk_test", "--account", "e2e-shop", "--origin", s.shop, "--origin", s.slow,
 		"--origin", s.faulty, "--origin", s.strict, "--file", keyFile)
 	m := secretRE.FindStringSubmatch(out)
 	if m == nil {
@@ -293,9 +140,9 @@ http://127.0.0.1:%[1]d {
 	if err := os.WriteFile(cf, []byte(caddyfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gw := start(t, shots, "gateway", []string{"ADRESWIJZER_WIDGET_DIR=" + widgetDir}, gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
-	waitHTTP(t, s.gateway+"/widget/adreswijzer-form.js", gw)
-	waitHTTP(t, s.gateway+"/health", gw)
+	gw := e2etest.Start(t, shots, "gateway", []string{"ADRESWIJZER_WIDGET_DIR=" + widgetDir}, gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
+	e2etest.WaitHTTP(t, s.gateway+"/widget/adreswijzer-form.js", gw)
+	e2etest.WaitHTTP(t, s.gateway+"/health", gw)
 
 	for _, ln := range []net.Listener{shopLn, foreignLn} {
 		serve(t, ln, demo.Handler(demo.Config{API: s.gateway, Key: s.key}))
@@ -498,27 +345,9 @@ func strictShop(gateway, key string) http.Handler {
 	})
 }
 
-func listen(t *testing.T) net.Listener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ln
-}
-
 // browser starts headless Chromium with the options that work with Debian's build.
 func browser(t *testing.T) context.Context {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath("/usr/bin/chromium"), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1100, 900))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // starts the browser: no timeout on this ctx
-		t.Fatalf("start chromium: %v", err)
-	}
+	ctx := e2etest.Browser(t)
 	// Every page keeps what the form says in the console, and what its CSP blocked.
 	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
 		window.awWarnings = [];
@@ -533,95 +362,20 @@ func browser(t *testing.T) context.Context {
 }
 
 // page is one journey in the browser.
-type page struct {
-	t     *testing.T
-	ctx   context.Context
-	shots string
-}
+type page struct{ *e2etest.Page }
 
 func (s *stack) open(t *testing.T, bctx context.Context, origin string) *page {
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	t.Cleanup(cancel)
-	p := &page{t: t, ctx: ctx, shots: s.shots}
-	p.do(chromedp.Navigate(origin + "/"))
-	p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+	p := &page{e2etest.Open(t, bctx, s.shots, origin+"/")}
+	p.Describe = func() string { return "form: " + p.Eval(`document.getElementById('address').innerText`) }
+	p.WaitFor(`document.getElementById('address').dataset.state === 'online'`)
 	return p
 }
 
 // axe checks the form in its current state with axe-core and fails on any serious or
 // critical violation.
 func (p *page) axe(s *stack, state string) {
-	p.t.Helper()
-	if p.eval(`typeof window.axe`) != "object" {
-		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](s.axe+"\n;0")); err != nil {
-			p.t.Fatalf("inject axe-core: %v", err)
-		}
-	}
-	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`axe.run(document.getElementById('address'), {resultTypes: ['violations']}).then((r) =>
-		JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-			.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', '))))`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("axe %s: %v", state, err)
-	}
-	if got != "[]" {
-		p.screenshot("axe-" + state)
-		p.t.Errorf("axe-core, %s: %s", state, got)
-	}
-}
-
-func (p *page) do(steps ...chromedp.Action[chromedp.Void]) {
-	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
-		p.screenshot("failed")
-		p.t.Fatalf("browser: %v", err)
-	}
-}
-
-func (p *page) eval(expr string) string {
-	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](expr))
-	if err != nil {
-		p.t.Fatalf("evaluate %s: %v", expr, err)
-	}
-	return v
-}
-
-func (p *page) waitFor(expr string) {
-	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-		p.screenshot("timeout")
-		p.t.Fatalf("waiting for %s: %v\nform: %s", expr, err, p.eval(`document.getElementById('address').innerText`))
-	}
-}
-
-// waitAcrossNavigation polls expr while the page may be navigating: a poll inside the page
-// dies with the document it runs in, so each try is a fresh evaluation.
-func (p *page) waitAcrossNavigation(expr string) {
-	p.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	var last error
-	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr))
-		if err == nil && ok {
-			return
-		}
-		last = err
-		time.Sleep(100 * time.Millisecond)
-	}
-	p.screenshot("timeout")
-	p.t.Fatalf("waiting for %s: %v", expr, last)
-}
-
-func (p *page) screenshot(name string) {
-	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		p.t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	file := filepath.Join(p.shots, unsafeChars.ReplaceAllString(p.t.Name(), "-")+"-"+name+".png")
-	if err := os.WriteFile(file, png, 0o644); err != nil {
-		p.t.Logf("screenshot %s: %v", name, err)
-	}
+	p.T.Helper()
+	p.Accessible(s.axe, "#address", state)
 }
 
 // field is the CSS selector of one of the form's inputs.
@@ -629,63 +383,63 @@ func field(name string) chromedp.CSS {
 	return chromedp.CSS(`#address [data-field="` + name + `"] input`)
 }
 
-func (p *page) typeInto(name, text string) { p.t.Helper(); p.do(chromedp.SendKeys(field(name), text)) }
+func (p *page) typeInto(name, text string) { p.T.Helper(); p.Do(chromedp.SendKeys(field(name), text)) }
 
 func (p *page) value(name string) string {
-	p.t.Helper()
-	return p.eval(`document.querySelector('#address [data-field="` + name + `"] input').value`)
+	p.T.Helper()
+	return p.Eval(`document.querySelector('#address [data-field="` + name + `"] input').value`)
 }
 
 // shopField is the value of one of the shop's own form fields (filled by the widget).
 func (p *page) shopField(name string) string {
-	p.t.Helper()
-	return p.eval(`document.querySelector('#checkout [name="` + name + `"]').value`)
+	p.T.Helper()
+	return p.Eval(`document.querySelector('#checkout [name="` + name + `"]').value`)
 }
 
 // setCountry switches the shop's country select, as a customer does.
 func (p *page) setCountry(code string) {
-	p.t.Helper()
-	p.eval(`(() => { const c = document.getElementById('country'); c.value = '` + code + `'; c.dispatchEvent(new Event('change')); return '' })()`)
+	p.T.Helper()
+	p.Eval(`(() => { const c = document.getElementById('country'); c.value = '` + code + `'; c.dispatchEvent(new Event('change')); return '' })()`)
 	if code == "BE" {
-		p.waitFor(`document.querySelectorAll('#address .aw-field')[1].dataset.field === 'street'`)
+		p.WaitFor(`document.querySelectorAll('#address .aw-field')[1].dataset.field === 'street'`)
 	}
 }
 
 // pickStreet waits for the street suggestions and picks the first with the keyboard.
 func (p *page) pickStreet(street string) {
-	p.t.Helper()
+	p.T.Helper()
 	list := `document.querySelector('#address [data-field="street"] [role=listbox]')`
-	p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
-	p.do(chromedp.SendKeys(field("street"), kb.ArrowDown), chromedp.SendKeys(field("street"), kb.Enter))
-	p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(street))
+	p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
+	p.Do(chromedp.SendKeys(field("street"), kb.ArrowDown), chromedp.SendKeys(field("street"), kb.Enter))
+	p.WaitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(street))
 }
 
 // holdSubmit keeps the page when the shop's form submits, as a shop whose own check fails
 // does, so that what happens after the address was handed over can be tested.
 func (p *page) holdSubmit() {
-	p.t.Helper()
-	p.eval(`(() => { document.getElementById('checkout').addEventListener('submit', (e) => { e.preventDefault(); window.awSubmitted = (window.awSubmitted || 0) + 1; }); return '' })()`)
+	p.T.Helper()
+	p.Eval(`(() => { document.getElementById('checkout').addEventListener('submit', (e) => { e.preventDefault(); window.awSubmitted = (window.awSubmitted || 0) + 1; }); return '' })()`)
 }
 
 func (p *page) contact() {
-	p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Test Klant"), chromedp.SendKeys(chromedp.CSS("#email"), "klant@example.org"))
+	p.Do(chromedp.SendKeys(chromedp.CSS("#name"), "Test Klant"), chromedp.SendKeys(chromedp.CSS("#email"), "klant@example.org"))
 }
 
 // submit places the order and returns the receipt: what the shop received.
 func (p *page) submit() map[string]string {
-	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+	p.T.Helper()
+	p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
 	return p.receipt()
 }
 
 // receipt waits for the order page and returns what the shop received.
 func (p *page) receipt() map[string]string {
-	p.t.Helper()
-	p.waitAcrossNavigation(`location.pathname === '/order' && document.getElementById('receipt') !== null`)
-	p.screenshot("receipt")
+	p.T.Helper()
+	p.WaitAcrossNavigation(`location.pathname === '/order' && document.getElementById('receipt') !== null`)
+	p.Screenshot("receipt")
 	got := map[string]string{}
 	for _, name := range demo.Received {
-		got[name] = p.eval(`document.querySelector('[data-field="` + name + `"]').textContent`)
+		got[name] = p.Eval(`document.querySelector('[data-field="` + name + `"]').textContent`)
 	}
 	return got
 }
@@ -702,28 +456,28 @@ func TestCheckout(t *testing.T) {
 		n := samples.NLWithAdditions(t)
 		want := formtest.SortedRows(n)[1]
 		p := s.open(t, ctx, s.shop)
-		p.screenshot("empty")
+		p.Screenshot("empty")
 		p.axe(s, "empty")
 		p.contact()
 		p.typeInto("postcode", strings.ToLower(n.Postcode))
 		p.typeInto("number", strconv.Itoa(n.Number))
 		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.waitFor(list + `&& !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
-		if got := p.eval(`document.querySelector('#address [role=status]').textContent`); !strings.Contains(got, strconv.Itoa(len(n.Rows))) {
+		p.WaitFor(list + `&& !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
+		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); !strings.Contains(got, strconv.Itoa(len(n.Rows))) {
 			t.Errorf("live region says %q, not how many addresses there are", got)
 		}
-		p.screenshot("additions")
+		p.Screenshot("additions")
 		p.axe(s, "additions")
 		// Down from the number into the list, down once more, Enter.
-		p.do(chromedp.SendKeys(field("number"), kb.ArrowDown))
-		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
-		p.do(chromedp.SendKeys(field("addition"), kb.ArrowDown))
-		if got := p.eval(`document.querySelector('#address [data-field="addition"] input').getAttribute('aria-activedescendant')`); !strings.HasSuffix(got, "-1") {
+		p.Do(chromedp.SendKeys(field("number"), kb.ArrowDown))
+		p.WaitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
+		p.Do(chromedp.SendKeys(field("addition"), kb.ArrowDown))
+		if got := p.Eval(`document.querySelector('#address [data-field="addition"] input').getAttribute('aria-activedescendant')`); !strings.HasSuffix(got, "-1") {
 			t.Errorf("aria-activedescendant = %q, want the second option", got)
 		}
-		p.do(chromedp.SendKeys(field("addition"), kb.Enter))
-		p.waitFor(`document.querySelector('#address [data-field="addition"] input').value === ` + strconv.Quote(want.HouseNumberSuffix))
-		p.screenshot("chosen")
+		p.Do(chromedp.SendKeys(field("addition"), kb.Enter))
+		p.WaitFor(`document.querySelector('#address [data-field="addition"] input').value === ` + strconv.Quote(want.HouseNumberSuffix))
+		p.Screenshot("chosen")
 		// The choice is validated once, at the submit; until then the shop has no address.
 		if got := p.shopField("address1"); got != "" {
 			t.Errorf("shop's address1 = %q before the submit", got)
@@ -732,11 +486,11 @@ func TestCheckout(t *testing.T) {
 			t.Errorf("street shown = %q, want %q", got, want.Street.NL)
 		}
 		// The key travels in the Authorization header only.
-		urls := p.eval(`performance.getEntriesByType('resource').map(e => e.name).join(' ')`)
+		urls := p.Eval(`performance.getEntriesByType('resource').map(e => e.name).join(' ')`)
 		if strings.Contains(urls, s.key) || !strings.Contains(urls, "/v1/nl/lookup") {
 			t.Errorf("resource URLs %q: want lookups, never the key", urls)
 		}
-		if st := p.eval(`JSON.stringify(localStorage) + JSON.stringify(sessionStorage)`); strings.Contains(st, s.key) {
+		if st := p.Eval(`JSON.stringify(localStorage) + JSON.stringify(sessionStorage)`); strings.Contains(st, s.key) {
 			t.Error("the key is in web storage")
 		}
 		got := p.submit()
@@ -754,22 +508,22 @@ func TestCheckout(t *testing.T) {
 		a := n.Rows[0]
 		p := s.open(t, ctx, s.shop)
 		p.contact()
-		p.eval(`(() => { const c = document.getElementById('country'); c.value = 'BE'; c.dispatchEvent(new Event('change')); return '' })()`)
-		p.waitFor(`document.querySelectorAll('#address .aw-field')[1].dataset.field === 'street'`)
+		p.Eval(`(() => { const c = document.getElementById('country'); c.value = 'BE'; c.dispatchEvent(new Event('change')); return '' })()`)
+		p.WaitFor(`document.querySelectorAll('#address .aw-field')[1].dataset.field === 'street'`)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("street", formtest.Typo(a.Street.NL))
 		list := `document.querySelector('#address [data-field="street"] [role=listbox]')`
-		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
-		p.screenshot("suggestions")
+		p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
+		p.Screenshot("suggestions")
 		p.axe(s, "BE street suggestions")
-		if got := p.eval(list + `.children[0].textContent`); !strings.HasPrefix(got, a.Street.NL) {
+		if got := p.Eval(list + `.children[0].textContent`); !strings.HasPrefix(got, a.Street.NL) {
 			t.Fatalf("first suggestion %q, want %q", got, a.Street.NL)
 		}
-		p.do(chromedp.SendKeys(field("street"), kb.ArrowDown), chromedp.SendKeys(field("street"), kb.Enter))
-		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
+		p.Do(chromedp.SendKeys(field("street"), kb.ArrowDown), chromedp.SendKeys(field("street"), kb.Enter))
+		p.WaitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
 		p.typeInto("number", strconv.Itoa(a.HouseNumber))
-		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
-		p.screenshot("chosen")
+		p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
+		p.Screenshot("chosen")
 		got := p.submit()
 		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["zip"] != n.Postcode || got["address_country"] != "BE" || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
@@ -786,20 +540,20 @@ func TestCheckout(t *testing.T) {
 		p.pickStreet(n.Street)
 		p.typeInto("number", strconv.Itoa(n.Number))
 		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
-		p.do(chromedp.SendKeys(field("number"), kb.ArrowDown))
-		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
+		p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
+		p.Do(chromedp.SendKeys(field("number"), kb.ArrowDown))
+		p.WaitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
 		// The list is long enough to scroll, which is what makes Chromium put it in the tab order.
-		if got := p.eval(`String(` + list + `.scrollHeight > ` + list + `.clientHeight)`); got != "true" {
+		if got := p.Eval(`String(` + list + `.scrollHeight > ` + list + `.clientHeight)`); got != "true" {
 			t.Fatalf("the box list does not scroll (%s): the test proves nothing", got)
 		}
-		p.screenshot("list-open")
-		p.do(chromedp.SendKeys(field("addition"), kb.Tab))
-		p.waitFor(`document.activeElement !== document.querySelector('#address [data-field="addition"] input')`)
-		if got := p.eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.tagName })()`); got != "city" {
+		p.Screenshot("list-open")
+		p.Do(chromedp.SendKeys(field("addition"), kb.Tab))
+		p.WaitFor(`document.activeElement !== document.querySelector('#address [data-field="addition"] input')`)
+		if got := p.Eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.tagName })()`); got != "city" {
 			t.Errorf("Tab from the open box list moved the focus to %s, want the city field", got)
 		}
-		if got := p.eval(`String(` + list + `.hidden)`); got != "true" {
+		if got := p.Eval(`String(` + list + `.hidden)`); got != "true" {
 			t.Errorf("the list stayed open after Tab")
 		}
 	})
@@ -811,33 +565,33 @@ func TestCheckout(t *testing.T) {
 		p.contact()
 		// The README's advice: the country select is the form's country, and the form writes
 		// the country it checked back into it.
-		p.eval(`(() => { const f = document.getElementById('address'); f.dataset.fields = 'address1:address1,address2:address2,zip:zip,city:city,countryCode:country,status:address_status,unverified:address_unverified'; return '' })()`)
+		p.Eval(`(() => { const f = document.getElementById('address'); f.dataset.fields = 'address1:address1,address2:address2,zip:zip,city:city,countryCode:country,status:address_status,unverified:address_unverified'; return '' })()`)
 		p.setCountry("BE")
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("street", formtest.Typo(a.Street.NL))
 		p.pickStreet(a.Street.NL)
 		p.typeInto("number", strconv.Itoa(a.HouseNumber))
-		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(a.Street.NL) + `)`)
+		p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(a.Street.NL) + `)`)
 		p.holdSubmit()
-		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
-		p.waitFor(`document.getElementById('address').hasAttribute('data-committed')`)
+		p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.WaitFor(`document.getElementById('address').hasAttribute('data-committed')`)
 		if got := p.shopField("address1"); got != formtest.RegisterAddress1(a, adreswijzer.LangNL) {
 			t.Fatalf("shop's address1 = %q after the submit", got)
 		}
 		// Editing withdraws the address from the shop's fields, but the country stays.
 		p.typeInto("number", "0")
-		p.waitFor(`!document.getElementById('address').hasAttribute('data-committed')`)
-		p.screenshot("edited")
-		if got := p.eval(`(() => { const c = document.getElementById('country'); return c.value + ' ' + c.selectedIndex })()`); got != "BE 1" {
+		p.WaitFor(`!document.getElementById('address').hasAttribute('data-committed')`)
+		p.Screenshot("edited")
+		if got := p.Eval(`(() => { const c = document.getElementById('country'); return c.value + ' ' + c.selectedIndex })()`); got != "BE 1" {
 			t.Errorf("the country select is %q after an edit, want BE (index 1)", got)
 		}
-		if got := p.eval(`document.getElementById('address').dataset.country`); got != "BE" && got != "be" {
+		if got := p.Eval(`document.getElementById('address').dataset.country`); got != "BE" && got != "be" {
 			t.Errorf("data-country = %q after an edit", got)
 		}
 		if got := p.value("street"); got != a.Street.NL {
 			t.Errorf("street = %q after an edit, want %q kept", got, a.Street.NL)
 		}
-		if got := p.eval(`document.querySelectorAll('#address .aw-field')[1].dataset.field`); got != "street" {
+		if got := p.Eval(`document.querySelectorAll('#address .aw-field')[1].dataset.field`); got != "street" {
 			t.Errorf("the form fell back to the Dutch order (second field %s)", got)
 		}
 		if got := p.shopField("address1"); got != "" {
@@ -848,28 +602,28 @@ func TestCheckout(t *testing.T) {
 	t.Run("corrected address typed by hand: the customer chooses the register's version", func(t *testing.T) {
 		p := s.open(t, ctx, s.shop)
 		p.contact()
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
 		p.typeInto("street", "Nieuwe straat")
 		p.typeInto("number", "5")
 		p.typeInto("postcode", "1381CS")
 		p.typeInto("city", "Weesp")
-		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
 		correction := `document.querySelector('#address .aw-correction')`
-		p.waitFor(`!` + correction + `.hidden`)
-		p.screenshot("correction")
-		if got := p.eval(correction + `.textContent`); !strings.Contains(got, "Nieuwstraat 5") || !strings.Contains(got, "1381 BB") {
+		p.WaitFor(`!` + correction + `.hidden`)
+		p.Screenshot("correction")
+		if got := p.Eval(correction + `.textContent`); !strings.Contains(got, "Nieuwstraat 5") || !strings.Contains(got, "1381 BB") {
 			t.Errorf("the offer says %q, not the register's version", got)
 		}
-		if got := p.eval(`location.pathname`); got != "/" {
+		if got := p.Eval(`location.pathname`); got != "/" {
 			t.Fatalf("the order was placed before the customer chose (%s)", got)
 		}
 		if got := p.value("street"); got != "Nieuwe straat" {
 			t.Errorf("street = %q before the choice, want what was typed", got)
 		}
-		if got := p.eval(`document.activeElement.className`); got != "aw-use" {
+		if got := p.Eval(`document.activeElement.className`); got != "aw-use" {
 			t.Errorf("focus on %q, want the choice", got)
 		}
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-use`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-use`)))
 		got := p.receipt()
 		if got["address1"] != "Nieuwstraat 5" || got["zip"] != "1381 BB" || got["address_status"] != "corrected" || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
@@ -881,15 +635,15 @@ func TestCheckout(t *testing.T) {
 		p.contact()
 		p.typeInto("postcode", "1012LG")
 		p.typeInto("number", "1")
-		p.waitFor(`!document.querySelector('#address [data-field="street"]').hidden`)
+		p.WaitFor(`!document.querySelector('#address [data-field="street"]').hidden`)
 		p.typeInto("street", "Damrak")
 		p.typeInto("city", "Amsterdam")
-		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
-		p.waitFor(`!document.querySelector('#address .aw-confirm').hidden`)
-		p.waitFor(`document.activeElement === document.querySelector('#address .aw-confirm input')`)
-		p.screenshot("confirm")
+		p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.WaitFor(`!document.querySelector('#address .aw-confirm').hidden`)
+		p.WaitFor(`document.activeElement === document.querySelector('#address .aw-confirm input')`)
+		p.Screenshot("confirm")
 		p.axe(s, "confirm")
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
 		got := p.submit()
 		if got["address1"] != "Damrak 1" || got["zip"] != "1012 LG" || got["city"] != "Amsterdam" ||
 			got["address_unverified"] != "true" || got["address_confirmed"] != "true" {
@@ -904,39 +658,39 @@ func TestCheckout(t *testing.T) {
 		defer s.gates.release(true, true)
 		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 		defer cancel()
-		p := &page{t: t, ctx: ctx, shots: s.shots}
+		p := &page{&e2etest.Page{T: t, Ctx: ctx, Shots: s.shots}}
 		// The page's load waits for its module script, which is held: only the navigation's
 		// start is waited for.
 		if _, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: s.slow + "/"}); err != nil {
 			t.Fatal(err)
 		}
 		// The shop's own inputs, while the script is held back.
-		p.waitAcrossNavigation(`document.getElementById('address1')?.checkVisibility() === true`)
+		p.WaitAcrossNavigation(`document.getElementById('address1')?.checkVisibility() === true`)
 		p.contact()
-		p.do(chromedp.SendKeys(chromedp.CSS("#address1"), a.Street.NL+" "+strconv.Itoa(n.Number)))
-		p.do(chromedp.SendKeys(chromedp.CSS("#zip"), n.Postcode))
-		p.screenshot("loading")
+		p.Do(chromedp.SendKeys(chromedp.CSS("#address1"), a.Street.NL+" "+strconv.Itoa(n.Number)))
+		p.Do(chromedp.SendKeys(chromedp.CSS("#zip"), n.Postcode))
+		p.Screenshot("loading")
 		// The script arrives: what was typed stays where it is until the core splits it.
 		s.gates.release(true, false)
-		p.waitFor(`customElements.get('adreswijzer-form') !== undefined`)
-		if got := p.eval(`document.getElementById('zip').value`); got != n.Postcode {
+		p.WaitFor(`customElements.get('adreswijzer-form') !== undefined`)
+		if got := p.Eval(`document.getElementById('zip').value`); got != n.Postcode {
 			t.Fatalf("the shop's postcode input holds %q while the core loads", got)
 		}
 		s.gates.release(false, true)
-		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
-		p.screenshot("loaded")
+		p.WaitFor(`document.getElementById('address').dataset.state === 'online'`)
+		p.Screenshot("loaded")
 		for name, want := range map[string]string{"postcode": n.Postcode, "street": a.Street.NL, "number": strconv.Itoa(n.Number)} {
 			// The postcode may already be printed as the register's lookup has it.
 			if got := p.value(name); strings.ReplaceAll(got, " ", "") != want {
 				t.Errorf("%s = %q after the form took over, want %q as typed", name, got, want)
 			}
 		}
-		if got := p.eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.id || a.tagName })()`); got != "postcode" {
+		if got := p.Eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.id || a.tagName })()`); got != "postcode" {
 			t.Errorf("focus on %s after the form took over, want the postcode", got)
 		}
 		// Typing goes on where it was.
-		p.do(chromedp.SendKeys(field("postcode"), kb.Tab))
-		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
+		p.Do(chromedp.SendKeys(field("postcode"), kb.Tab))
+		p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
 		got := p.submit()
 		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
@@ -951,29 +705,29 @@ func TestCheckout(t *testing.T) {
 				s.gates.hold(false, true)
 				defer s.gates.release(true, true)
 				ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-				p := &page{t: t, ctx: ctx, shots: s.shots}
-				p.do(chromedp.Navigate(s.slow + "/"))
-				p.waitFor(`document.getElementById('address').dataset.state === 'loading'`)
-				p.eval(`(() => { const f = document.getElementById('address'); f.lang = '` + lang + `'; f.dataset.country = '` + country + `'; return '' })()`)
+				p := &page{&e2etest.Page{T: t, Ctx: ctx, Shots: s.shots}}
+				p.Do(chromedp.Navigate(s.slow + "/"))
+				p.WaitFor(`document.getElementById('address').dataset.state === 'loading'`)
+				p.Eval(`(() => { const f = document.getElementById('address'); f.lang = '` + lang + `'; f.dataset.country = '` + country + `'; return '' })()`)
 				labels := `JSON.stringify([...document.querySelectorAll('#address .aw-field')].map((f) => [f.dataset.field, f.hidden, f.querySelector('label').textContent]).concat([document.querySelector('#address legend').textContent]))`
-				before := p.eval(labels)
+				before := p.Eval(labels)
 				if lang == "nl" && country == "NL" {
 					p.axe(s, "before the core")
 					// Typing, before the core is there.
 					p.typeInto("postcode", n.Postcode)
 					p.typeInto("number", strconv.Itoa(n.Number))
-					if got := p.eval(`String(document.getElementById('address').dataset.state)`); got != "loading" {
+					if got := p.Eval(`String(document.getElementById('address').dataset.state)`); got != "loading" {
 						t.Fatalf("state %s: the core arrived while held", got)
 					}
 				}
 				s.gates.release(false, true)
-				p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
-				if after := p.eval(labels); after != before {
+				p.WaitFor(`document.getElementById('address').dataset.state === 'online'`)
+				if after := p.Eval(labels); after != before {
 					t.Errorf("%s %s: the first view %s differs from the core's %s", lang, country, before, after)
 				}
 				if lang == "nl" && country == "NL" {
 					// What was typed is the core's now: it looks the address up.
-					p.waitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
+					p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(formtest.RegisterAddress1(a, adreswijzer.LangNL)) + `)`)
 					if got := p.value("number"); got != strconv.Itoa(n.Number) {
 						t.Errorf("number = %q after the core arrived", got)
 					}
@@ -989,20 +743,20 @@ func TestCheckout(t *testing.T) {
 		defer s.gates.breakCore(false)
 		ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 		defer cancel()
-		p := &page{t: t, ctx: ctx, shots: s.shots}
-		p.do(chromedp.Navigate(s.slow + "/"))
-		p.waitFor(`document.getElementById('address').dataset.state === 'loading'`)
+		p := &page{&e2etest.Page{T: t, Ctx: ctx, Shots: s.shots}}
+		p.Do(chromedp.Navigate(s.slow + "/"))
+		p.WaitFor(`document.getElementById('address').dataset.state === 'loading'`)
 		p.typeInto("postcode", "1381AA")
 		p.typeInto("number", "7")
 		s.gates.breakCore(true)
 		s.gates.release(false, true)
-		p.waitFor(`document.getElementById('address').dataset.state === 'unavailable'`)
-		p.screenshot("unavailable")
-		got := p.eval(`JSON.stringify(['zip', 'address1', 'city'].map((n) => { const i = document.querySelector('#checkout [name="' + n + '"]'); return [i.value, i.required, i.checkVisibility()]; }).concat([!!document.querySelector('#address .aw-fieldset')]))`)
+		p.WaitFor(`document.getElementById('address').dataset.state === 'unavailable'`)
+		p.Screenshot("unavailable")
+		got := p.Eval(`JSON.stringify(['zip', 'address1', 'city'].map((n) => { const i = document.querySelector('#checkout [name="' + n + '"]'); return [i.value, i.required, i.checkVisibility()]; }).concat([!!document.querySelector('#address .aw-fieldset')]))`)
 		if got != `[["1381AA",true,true],["7",true,true],["",true,true],false]` {
 			t.Errorf("the shop's zip, address1, city (value, required, shown), and the form's fields left: %s", got)
 		}
-		if w := p.eval(`window.awWarnings.join('\n')`); !strings.Contains(w, "could not start") {
+		if w := p.Eval(`window.awWarnings.join('\n')`); !strings.Contains(w, "could not start") {
 			t.Errorf("the console says %q", w)
 		}
 	})
@@ -1019,14 +773,14 @@ func TestCheckout(t *testing.T) {
 		// check is not available on this site (disabled); unreadable, the browser reports a
 		// network error and the form says the check does not answer (offline). Either way the
 		// address is taken as typed.
-		p.waitFor(`['disabled', 'offline'].includes(document.getElementById('address').dataset.state)`)
-		t.Logf("refused origin: the form's state is %s", p.eval(`document.getElementById('address').dataset.state`))
-		if msg := p.eval(`document.querySelector('#address [role=status]').textContent`); msg == "" {
+		p.WaitFor(`['disabled', 'offline'].includes(document.getElementById('address').dataset.state)`)
+		t.Logf("refused origin: the form's state is %s", p.Eval(`document.getElementById('address').dataset.state`))
+		if msg := p.Eval(`document.querySelector('#address [role=status]').textContent`); msg == "" {
 			t.Error("the refusal is not explained")
 		}
 		p.typeInto("street", a.Street.NL)
 		p.typeInto("city", a.Locality.NL)
-		p.screenshot("refused")
+		p.Screenshot("refused")
 		got := p.submit()
 		if got["address1"] != a.Street.NL+" "+strconv.Itoa(n.Number) || got["city"] != a.Locality.NL || got["address_unverified"] != "true" {
 			t.Errorf("the shop received %v", got)
@@ -1042,12 +796,12 @@ func TestCheckout(t *testing.T) {
 		s.api.set("hang", 0)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		p.do(chromedp.SendKeys(field("number"), kb.Enter))
+		p.Do(chromedp.SendKeys(field("number"), kb.Enter))
 		// After the submit's 1.5 s: street and city shown, required, and asked for; no order.
 		street := `document.querySelector('#address [data-field="street"] input')`
-		p.waitFor(`document.activeElement === ` + street)
-		p.screenshot("asked")
-		if got := p.eval(`JSON.stringify([` + street + `.required, document.querySelector('#address [data-field="city"] input').required, !document.querySelector('#address [data-field="city"]').hidden, location.pathname])`); got != `[true,true,true,"/"]` {
+		p.WaitFor(`document.activeElement === ` + street)
+		p.Screenshot("asked")
+		if got := p.Eval(`JSON.stringify([` + street + `.required, document.querySelector('#address [data-field="city"] input').required, !document.querySelector('#address [data-field="city"]').hidden, location.pathname])`); got != `[true,true,true,"/"]` {
 			t.Fatalf("street required, city required, city shown, page: %s", got)
 		}
 		p.axe(s, "API hanging, street asked")
@@ -1069,12 +823,12 @@ func TestCheckout(t *testing.T) {
 		s.api.set("503", 0)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		p.WaitFor(`document.getElementById('address').dataset.state === 'offline'`)
 		p.axe(s, "offline")
 		s.api.set("", 0)
 		// Asked again after the backoff: the register's street comes, and the order is verified.
-		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
-		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+		p.WaitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
+		p.WaitFor(`document.getElementById('address').dataset.state === 'online'`)
 		got := p.submit()
 		if got["address1"] != formtest.RegisterAddress1(a, adreswijzer.LangNL) || got["address_status"] != "valid" || got["address_unverified"] != "false" {
 			t.Errorf("the shop received %v", got)
@@ -1088,7 +842,7 @@ func TestCheckout(t *testing.T) {
 		s.api.set("429", 3)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		p.WaitFor(`document.getElementById('address').dataset.state === 'offline'`)
 		refused := s.api.count()
 		p.typeInto("number", "0") // typing goes on: still nothing asked
 		time.Sleep(2 * time.Second)
@@ -1096,7 +850,7 @@ func TestCheckout(t *testing.T) {
 			t.Fatalf("%d calls within Retry-After: 3", c-refused)
 		}
 		s.api.set("", 0)
-		p.waitFor(`document.getElementById('address').dataset.state === 'online'`)
+		p.WaitFor(`document.getElementById('address').dataset.state === 'online'`)
 		for deadline := time.Now().Add(5 * time.Second); s.api.count() == refused && time.Now().Before(deadline); {
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -1112,9 +866,9 @@ func TestCheckout(t *testing.T) {
 			s.api.set(c.mode, 60)
 			p.typeInto("postcode", n.Postcode)
 			p.typeInto("number", strconv.Itoa(n.Number))
-			p.waitFor(`document.getElementById('address').dataset.state === '` + c.state + `'`)
+			p.WaitFor(`document.getElementById('address').dataset.state === '` + c.state + `'`)
 			s.api.set("", 0)
-			if got := p.eval(`window.awWarnings.join('\n')`); !strings.Contains(got, c.says) {
+			if got := p.Eval(`window.awWarnings.join('\n')`); !strings.Contains(got, c.says) {
 				t.Errorf("%s: the console says %q, nothing about the %s", c.mode, got, c.says)
 			}
 			if c.mode == "403" {
@@ -1129,13 +883,13 @@ func TestCheckout(t *testing.T) {
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
 		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.waitFor(list + ` && !` + list + `.hidden`)
-		p.screenshot("strict-csp")
-		got := p.eval(`JSON.stringify([getComputedStyle(document.querySelector('#address .aw-input')).boxSizing, getComputedStyle(` + list + `).listStyleType, getComputedStyle(document.querySelector('#address .aw-legend')).fontWeight])`)
+		p.WaitFor(list + ` && !` + list + `.hidden`)
+		p.Screenshot("strict-csp")
+		got := p.Eval(`JSON.stringify([getComputedStyle(document.querySelector('#address .aw-input')).boxSizing, getComputedStyle(` + list + `).listStyleType, getComputedStyle(document.querySelector('#address .aw-legend')).fontWeight])`)
 		if got != `["border-box","none","600"]` {
 			t.Errorf("box-sizing, list style, legend weight = %s: the form's styles did not apply", got)
 		}
-		if v := p.eval(`window.awViolations.join('\n')`); strings.Contains(v, "style-src") {
+		if v := p.Eval(`window.awViolations.join('\n')`); strings.Contains(v, "style-src") {
 			t.Errorf("the page's CSP blocked styles: %s", v)
 		}
 		p.axe(s, "strict CSP, additions")
@@ -1181,14 +935,14 @@ func TestCheckout(t *testing.T) {
 		p.contact()
 		p.typeInto("postcode", "Hugo de Gr")
 		list := `document.querySelector('#address [data-field="postcode"] [role=listbox]')`
-		p.waitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
+		p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length > 0`)
 		p.axe(s, "street suggestions under the postcode")
-		p.do(chromedp.SendKeys(field("postcode"), kb.ArrowDown), chromedp.SendKeys(field("postcode"), kb.Enter))
-		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === 'Hugo de Grootlaan'`)
-		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
+		p.Do(chromedp.SendKeys(field("postcode"), kb.ArrowDown), chromedp.SendKeys(field("postcode"), kb.Enter))
+		p.WaitFor(`document.querySelector('#address [data-field="street"] input').value === 'Hugo de Grootlaan'`)
+		p.WaitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
 		p.typeInto("postcode", "1381CS")
 		p.typeInto("number", "5")
-		p.waitFor(`document.querySelector('#address [role=status]').textContent.includes('Hugo de Grootlaan 5')`)
+		p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes('Hugo de Grootlaan 5')`)
 		got := p.submit()
 		if got["address1"] != "Hugo de Grootlaan 5" || got["zip"] != "1381 CS" || got["address_status"] != "valid" {
 			t.Errorf("the shop received %v", got)
@@ -1198,19 +952,19 @@ func TestCheckout(t *testing.T) {
 	t.Run("correction: every candidate, and a typed addition never dropped unseen", func(t *testing.T) {
 		p := s.open(t, ctx, s.shop)
 		p.contact()
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
 		p.axe(s, "manual entry")
 		for _, f := range []struct{ name, text string }{{"postcode", "1381 CS"}, {"number", "16"}, {"addition", "bov"}, {"street", "Achtergracht"}, {"city", "Weesp"}} {
 			p.typeInto(f.name, f.text)
 		}
-		p.do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
-		p.waitFor(`!document.querySelector('#address .aw-correction').hidden`)
+		p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+		p.WaitFor(`!document.querySelector('#address .aw-correction').hidden`)
 		p.axe(s, "correction offered")
-		opts := p.eval(`JSON.stringify([...document.querySelectorAll('#address .aw-use')].map((b) => b.textContent))`)
+		opts := p.Eval(`JSON.stringify([...document.querySelectorAll('#address .aw-use')].map((b) => b.textContent))`)
 		if !strings.Contains(opts, "1381") || !strings.Contains(opts, "bov") {
 			t.Errorf("options %s: want whole addresses, and what becomes of bov", opts)
 		}
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-keep`)))
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-keep`)))
 		got := p.receipt()
 		if got["address2"] != "bov" || got["address_unverified"] != "true" || got["address1"] != "Achtergracht 16" {
 			t.Errorf("the shop received %v", got)
@@ -1222,34 +976,34 @@ func TestCheckout(t *testing.T) {
 		a := n.Rows[0]
 		p := s.open(t, ctx, s.shop)
 		manual := `document.querySelector('#address .aw-manual')`
-		first := p.eval(manual + `.textContent`)
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
-		p.waitFor(manual + `.textContent !== ` + strconv.Quote(first) + ` && !` + manual + `.hidden`)
-		p.do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
-		p.waitFor(manual + `.textContent === ` + strconv.Quote(first))
-		p.waitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
+		first := p.Eval(manual + `.textContent`)
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.WaitFor(manual + `.textContent !== ` + strconv.Quote(first) + ` && !` + manual + `.hidden`)
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+		p.WaitFor(manual + `.textContent === ` + strconv.Quote(first))
+		p.WaitFor(`document.activeElement === document.querySelector('#address [data-field="postcode"] input')`)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		p.waitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
+		p.WaitFor(`document.querySelector('#address [data-field="street"] input').value === ` + strconv.Quote(a.Street.NL))
 	})
 
 	t.Run("worker stopped: the address is taken as typed", func(t *testing.T) {
-		s.worker.stop()
+		s.worker.Stop()
 		n := samples.BEBoxes(t)
 		p := s.open(t, ctx, s.shop)
 		p.contact()
-		p.eval(`(() => { const c = document.getElementById('country'); c.value = 'BE'; c.dispatchEvent(new Event('change')); return '' })()`)
+		p.Eval(`(() => { const c = document.getElementById('country'); c.value = 'BE'; c.dispatchEvent(new Event('change')); return '' })()`)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("street", n.Street)
-		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
-		notice := p.eval(`document.querySelector('#address [role=status]').textContent`)
+		p.WaitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		notice := p.Eval(`document.querySelector('#address [role=status]').textContent`)
 		p.typeInto("number", strconv.Itoa(n.Number))
 		p.typeInto("addition", "7")
 		p.typeInto("city", "Lembeek")
-		p.screenshot("offline")
+		p.Screenshot("offline")
 		// The form asks again after its backoff, and fails again: offline, it says so.
-		p.waitFor(`document.getElementById('address').dataset.state === 'offline'`)
-		if got := p.eval(`document.querySelector('#address [role=status]').textContent`); got == "" || got != notice {
+		p.WaitFor(`document.getElementById('address').dataset.state === 'offline'`)
+		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); got == "" || got != notice {
 			t.Errorf("the notice %q did not stay while typing (now %q)", notice, got)
 		}
 		got := p.submit()

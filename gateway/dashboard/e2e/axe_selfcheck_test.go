@@ -13,7 +13,7 @@ func TestAxeFindsViolations(t *testing.T) {
 	p := e2etest.Open(t, ctx, t.TempDir(), `data:text/html,<html lang="en"><title>x</title><main><img src="a.png"><input id="q"></main></html>`)
 	rec := &recorder{TB: t}
 	p.T = rec
-	p.Accessible(e2etest.AxeJS(t, "."), "broken page")
+	p.Accessible(e2etest.AxeJS(t, "."), "", "broken page")
 	if len(rec.errors) == 0 {
 		t.Error("axe found nothing wrong with an image without text and an unlabelled field")
 	}

@@ -1,7 +1,7 @@
 // Package e2e walks the dashboard's whole journey in a real browser (Debian's headless
 // Chromium) against the real system: bin/worker on the register samples, bin/gateway with
-// the dashboard extension sending its mail to a real SMTP server (Mailpit), and the demo
-// shop on an origin of its own. A person signs up by e-mail, makes a publishable key for
+// the dashboard extension sending its mail to a real SMTP server (Mailpit) and serving the
+// form's files as make run does, and the demo shop on an origin of its own. A person signs up by e-mail, makes a publishable key for
 // the shop, uses it from the shop's address form, sees the usage page count it, revokes it
 // and sees the form's calls refused. Every page is checked with axe-core and photographed
 // at 1280 and 375 pixels wide (ADRESWIJZER_ARTIFACTS, see e2etest).
@@ -41,13 +41,8 @@ const caddyfile = `{
 }
 
 http://127.0.0.1:%[1]d {
-	handle_path /widget/* {
-		header Access-Control-Allow-Origin *
-		root * %[2]s
-		file_server {
-			precompressed br gzip
-		}
-	}
+	# deploy/Caddyfile.local's, as shipped: its root comes from ADRESWIJZER_WIDGET_DIR.
+%[2]s
 	handle {
 		adreswijzer {
 			key_file %[3]s/keys.json
@@ -75,31 +70,28 @@ http://127.0.0.1:%[1]d {
 `
 
 func startStack(t *testing.T) *stack {
-	root := e2etest.Root(t)
 	dir := t.TempDir()
 	s := &stack{shots: e2etest.Artifacts(t, "dashboard-e2e"), mail: mailtest.Start(t)}
 	workerBin, gatewayBin := filepath.Join(dir, "worker"), filepath.Join(dir, "gateway")
 	e2etest.Build(t, workerBin, "./worker/cmd/worker")
 	e2etest.Build(t, gatewayBin, "./caddymodule/cmd/gateway")
-	widgetDir := filepath.Join(root, "widget", "dist")
-	if _, err := os.Stat(filepath.Join(widgetDir, "adreswijzer-form.js")); err != nil {
-		t.Fatalf("the form's files are not built (make build writes widget/dist): %v", err)
-	}
+	widgetDir := filepath.Join(dir, "dist")
+	e2etest.Widget(t, widgetDir)
 
 	nlSnap, beSnap := filepath.Join(dir, "nl.snap"), filepath.Join(dir, "be.snap")
 	e2etest.Run(t, workerBin, "import", "--country", "nl", "--from", storetest.File(t, "nl", "BAGGEM0457L-15102021.zip"), "--snapshot", nlSnap, "--quiet")
 	e2etest.Run(t, workerBin, "import", "--country", "be", "--from", filepath.Join(storetest.DataDir(t), "be"), "--snapshot", beSnap, "--quiet")
 	workerPort, gatewayPort := e2etest.FreePort(t), e2etest.FreePort(t)
-	worker := e2etest.Start(t, s.shots, "worker", workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
+	worker := e2etest.Start(t, s.shots, "worker", nil, workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
 	e2etest.WaitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/health", workerPort), worker)
 
 	cf := filepath.Join(dir, "Caddyfile")
-	body := fmt.Sprintf(caddyfile, gatewayPort, widgetDir, dir, workerPort, s.mail.SMTPHost, s.mail.SMTPPort)
+	body := fmt.Sprintf(caddyfile, gatewayPort, e2etest.WidgetBlock(t), dir, workerPort, s.mail.SMTPHost, s.mail.SMTPPort)
 	if err := os.WriteFile(cf, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s.gateway = fmt.Sprintf("http://127.0.0.1:%d", gatewayPort)
-	gw := e2etest.Start(t, s.shots, "gateway", gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
+	gw := e2etest.Start(t, s.shots, "gateway", []string{"ADRESWIJZER_WIDGET_DIR=" + widgetDir}, gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
 	e2etest.WaitHTTP(t, s.gateway+"/health", gw)
 	e2etest.WaitHTTP(t, s.gateway+"/dashboard/signin", gw)
 	return s
@@ -116,7 +108,7 @@ type journey struct {
 // check looks at the page as a person and as a screen reader would.
 func (j *journey) check(name string) {
 	j.T.Helper()
-	j.Accessible(j.axe, name)
+	j.Accessible(j.axe, "", name)
 	j.ScreenshotWidths(name)
 }
 
