@@ -2,8 +2,8 @@ package authserver_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
