@@ -92,10 +92,10 @@ func TestAgentsSignIn(t *testing.T) {
 		}
 		j.check("agents")
 		row := `//tr[contains(., ` + strconv.Quote(tsName) + `)]`
-		j.Do(chromedp.Click(chromedp.Search(row+`//summary`)))
+		j.Do(chromedp.Click(chromedp.Search(row + `//summary`)))
 		j.check("agents-revoke")
 		j.Eval(`(window.awOldPage = true, '')`)
-		j.Do(chromedp.Click(chromedp.Search(row+`//button[contains(@class,'danger')]`)))
+		j.Do(chromedp.Click(chromedp.Search(row + `//button[contains(@class,'danger')]`)))
 		j.WaitAcrossNavigation(`window.awOldPage === undefined && ` + at("/dashboard/agents") + ` && !document.body.innerText.includes(` + strconv.Quote(tsName) + `)`)
 		ts.send(t, "again")
 		var again struct {
