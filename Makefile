@@ -75,7 +75,7 @@ FUZZERS := \
 	./store/memory:FuzzReadSnapshot \
 	./worker/httpapi:FuzzRawValue ./internal/query:FuzzParseAsNetURL ./worker/messages:FuzzFill ./worker/match:FuzzValidate ./worker/match:FuzzExactKeys ./worker/match:FuzzLooseSigs ./worker/carrier:FuzzFields ./worker/carrier:FuzzLineHelpers ./worker/agent:FuzzSplitFreeForm \
 	./gateway/agent/rpcinspect:FuzzInspect \
-	./gateway/codehost:FuzzCallback ./gateway/codehost:FuzzNormalizeEmail \
+	./gateway/codehost:FuzzCallback ./gateway/codehost:FuzzNormalizeEmail ./gateway/authserver:FuzzParseRegistration \
 	./wasm/form:FuzzParse ./wasm/form:FuzzQuoted ./wasm/form:FuzzEvents
 
 fuzz:

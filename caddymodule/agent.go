@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -15,6 +17,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 )
 
@@ -56,6 +59,8 @@ type AgentExtension struct {
 	ResourceDocumentation string `json:"resource_documentation,omitempty"`
 
 	x        *agent.Extension
+	cfg      agent.Config   // as provisioned, for useAuthServer
+	mem      *limits.Memory // the limits' local state, pooled
 	poolKeys []string
 }
 
@@ -99,12 +104,51 @@ func (a *AgentExtension) Provision(ctx caddy.Context) error {
 	for _, h := range a.Hosts {
 		cfg.Hosts = append(cfg.Hosts, expand(h))
 	}
-	a.x, err = agent.New(cfg, v.(pooledMemory).Memory)
+	a.cfg, a.mem = cfg, v.(pooledMemory).Memory
+	a.x, err = agent.New(cfg, a.mem)
 	if err != nil {
 		a.Cleanup()
 		return err
 	}
 	return nil
+}
+
+// useAuthServer makes the gateway's own authorization server (the dashboard's oauth) the
+// one agents sign in with, when authorization_server names it: its key set is read in
+// process rather than over the network, and every token's grant is checked with it, so that
+// an agent revoked on the dashboard is stopped. Another issuer is left as it is.
+func (a *AgentExtension) useAuthServer(as *authserver.Server) error {
+	if strings.TrimRight(a.cfg.Issuer, "/") != as.Issuer() {
+		return nil
+	}
+	if a.cfg.Resource != as.Resource() {
+		return fmt.Errorf("agent: resource %s must be the resource of the dashboard's oauth, %s", a.cfg.Resource, as.Resource())
+	}
+	cfg := a.cfg
+	cfg.Issuer, cfg.Grants = as.Issuer(), as
+	cfg.HTTPClient = &http.Client{Transport: inProcess{as}, Timeout: 10 * time.Second}
+	if cfg.JWKSURL == "" {
+		cfg.JWKSURL = as.Issuer() + authserver.JWKSPath
+	}
+	x, err := agent.New(cfg, a.mem)
+	if err != nil {
+		return err
+	}
+	a.x.Close()
+	a.x = x
+	return nil
+}
+
+// inProcess answers HTTP requests with a handler of this process: the agent extension
+// fetches the key set of the gateway's own authorization server without a round trip
+// through the network (and whatever proxy stands before the public URL).
+type inProcess struct{ h http.Handler }
+
+// RoundTrip serves the request.
+func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
 }
 
 // policy is the agent limits with the spec's values where none are configured.
@@ -182,7 +226,9 @@ func (a *AgentExtension) Check(ctx context.Context, r *http.Request, d *gateway.
 //
 //	extension agent {
 //		resource             <public URL of /mcp>     # required, e.g. https://api.adreswijzer.nl/mcp
-//		authorization_server <issuer URL>             # OAuth 2.1 sign-in; absent: API keys only
+//		authorization_server <issuer URL>             # OAuth 2.1 sign-in; absent: API keys only. The
+//		                                              # dashboard's base_url when it has oauth: the
+//		                                              # gateway's own server, whose grants are checked
 //		jwks_url             <URL>                    # default: from the issuer's metadata
 //		account_claim        <claim>                  # default: sub
 //		plan                 <plan>                   # quota of OAuth agents; default: default_plan

@@ -10,11 +10,13 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/adreswijzer/adreswijzer/gateway"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/backend"
 	"github.com/adreswijzer/adreswijzer/gateway/codehost"
 	"github.com/adreswijzer/adreswijzer/gateway/dashboard"
@@ -41,8 +43,27 @@ type DashboardExtension struct {
 	GitLab *GitLabConfig `json:"gitlab,omitempty"`
 	// PlanContact is where the plans page sends people who want another plan.
 	PlanContact string `json:"plan_contact,omitempty"`
+	// OAuth makes the gateway the OAuth 2.1 authorization server agents sign in with, its
+	// consent page and list of agents part of the dashboard; absent: agents use API keys.
+	OAuth *OAuthConfig `json:"oauth,omitempty"`
 
 	dash *dashboard.Dashboard
+	as   *authserver.Server
+}
+
+// OAuthConfig is the agents' authorization server (gateway/authserver). Its issuer is
+// base_url; its endpoints are under /oauth/ and its metadata at
+// /.well-known/oauth-authorization-server.
+type OAuthConfig struct {
+	// Resource is the public URL of /mcp that tokens are issued for; default base_url/mcp.
+	// It must be the agent extension's resource.
+	Resource string `json:"resource,omitempty"`
+	// TokenLifetime of access tokens; default 10m.
+	TokenLifetime caddy.Duration `json:"token_lifetime,omitempty"`
+	// RefreshLifetime of refresh tokens, renewed at each use; default 720h.
+	RefreshLifetime caddy.Duration `json:"refresh_lifetime,omitempty"`
+	// KeyRotation is how long a signing key signs; default 168h.
+	KeyRotation caddy.Duration `json:"key_rotation,omitempty"`
 }
 
 // SMTPConfig is the mail server of sign-in mails. Placeholders are expanded in every field.
@@ -101,14 +122,42 @@ func (x *DashboardExtension) attach(be *backend.Backend, cfg gateway.Config) err
 	if err != nil {
 		return err
 	}
+	if x.as, err = x.authServer(be, expand); err != nil {
+		return err
+	}
 	x.dash, err = dashboard.New(dashboard.Config{
 		BaseURL: expand(x.BaseURL), Accounts: be.Accounts, Keys: be.Keys, Usage: be.Usage, Daily: be.Meter,
 		Limiter: be.Limiter, Mail: sender, Providers: providers, Sessions: be.Sessions,
 		Plans: plansOf(cfg), DefaultPlan: cfg.DefaultPlan, TestDailyCap: cfg.TestDailyCap,
-		PlanContact: expand(x.PlanContact),
+		PlanContact: expand(x.PlanContact), OAuth: x.as,
 	})
 	return err
 }
+
+// authServer builds the authorization server on the handler's stores, when configured.
+func (x *DashboardExtension) authServer(be *backend.Backend, expand func(string) string) (*authserver.Server, error) {
+	if x.OAuth == nil {
+		return nil, nil
+	}
+	base := strings.TrimRight(expand(x.BaseURL), "/")
+	resource := expand(x.OAuth.Resource)
+	if resource == "" {
+		resource = base + "/mcp"
+	}
+	as, err := authserver.New(authserver.Config{
+		Issuer: base, Resource: resource, ConsentURL: base + dashboard.ConsentPath,
+		Store: be.OAuth, Accounts: be.Accounts, Limiter: be.Limiter,
+		TokenLifetime: time.Duration(x.OAuth.TokenLifetime), RefreshLifetime: time.Duration(x.OAuth.RefreshLifetime),
+		KeyRotation: time.Duration(x.OAuth.KeyRotation),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: oauth: %w", err)
+	}
+	return as, nil
+}
+
+// authorizationServer is the agents' authorization server, nil when not configured.
+func (x *DashboardExtension) authorizationServer() *authserver.Server { return x.as }
 
 // plansOf lists the policy's plans, smallest quota first and unlimited last.
 func plansOf(cfg gateway.Config) []dashboard.Plan {
@@ -168,10 +217,15 @@ func (x *DashboardExtension) providers(expand func(string) string) ([]dashboard.
 	return out, nil
 }
 
-// Screen implements gateway.Screener: the dashboard answers its own paths.
+// Screen implements gateway.Screener: the dashboard answers its own paths, and the
+// authorization server its own when configured.
 func (x *DashboardExtension) Screen(r *http.Request, d *gateway.Decision) *apierr.Error {
-	if d.Route == gateway.RouteSite && dashboard.Owns(r.URL.Path) {
+	switch {
+	case d.Route != gateway.RouteSite:
+	case dashboard.Owns(r.URL.Path):
 		d.Answer = x.dash
+	case x.as != nil && authserver.Owns(r.URL.Path):
+		d.Answer = x.as
 	}
 	return nil
 }
@@ -191,6 +245,8 @@ type attacher interface {
 	attach(be *backend.Backend, cfg gateway.Config) error
 	// plansURL is the page QUOTA_EXCEEDED sends people to, unless upgrade_url says otherwise.
 	plansURL() string
+	// authorizationServer is the agents' authorization server it runs, or nil.
+	authorizationServer() *authserver.Server
 }
 
 // plansURL is the dashboard's plans page.
@@ -205,3 +261,28 @@ var (
 	_ gateway.Screener  = (*DashboardExtension)(nil)
 	_ attacher          = (*DashboardExtension)(nil)
 )
+
+// authServerUser is an extension that accepts the tokens of an authorization server the
+// gateway runs (the agent extension).
+type authServerUser interface {
+	useAuthServer(as *authserver.Server) error
+}
+
+// useAuthServers hands the authorization server an extension runs to the extensions that
+// accept its tokens. The handler calls it after attaching, before building the gateway.
+func useAuthServers(exts []gateway.Extension) error {
+	for _, x := range exts {
+		a, ok := x.(attacher)
+		if !ok || a.authorizationServer() == nil {
+			continue
+		}
+		for _, y := range exts {
+			if u, ok := y.(authServerUser); ok {
+				if err := u.useAuthServer(a.authorizationServer()); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

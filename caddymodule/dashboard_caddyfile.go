@@ -23,7 +23,19 @@ import (
 //		}
 //		gitlab <client id> <client secret> [<issuer>]   # sign-in with GitLab; default gitlab.com
 //		plan_contact <mailto: or https: URL>         # where to ask for another plan
+//		oauth {                                      # agents sign in with OAuth 2.1 here; the block is optional
+//			resource         <URL of /mcp>           # default <base_url>/mcp; the agent extension's resource
+//			token_lifetime   <duration>              # access tokens; default 10m
+//			refresh_lifetime <duration>              # refresh tokens, renewed at each use; default 720h
+//			key_rotation     <duration>              # a new signing key this often; default 168h
+//		}
 //	}
+//
+// With oauth, the gateway is the authorization server agents sign in with: its issuer is
+// base_url, its metadata at /.well-known/oauth-authorization-server, its endpoints under
+// /oauth/, its consent page /dashboard/consent and the account's agents /dashboard/agents.
+// The agent extension names it as its authorization_server (the same origin as base_url)
+// and then checks, on every call, that the agent's grant still stands.
 func (x *DashboardExtension) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the extension's name
 	if d.NextArg() {
@@ -40,6 +52,8 @@ func (x *DashboardExtension) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			err = x.parseSMTP(d)
 		case "github":
 			err = x.parseGitHub(d)
+		case "oauth":
+			err = x.parseOAuth(d)
 		case "gitlab":
 			args := d.RemainingArgs()
 			if len(args) < 2 || len(args) > 3 {
@@ -122,3 +136,29 @@ func (x *DashboardExtension) parseGitHub(d *caddyfile.Dispenser) error {
 }
 
 var _ caddyfile.Unmarshaler = (*DashboardExtension)(nil)
+
+func (x *DashboardExtension) parseOAuth(d *caddyfile.Dispenser) error {
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	x.OAuth = &OAuthConfig{}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		var err error
+		switch d.Val() {
+		case "resource":
+			err = oneArg(d, &x.OAuth.Resource)
+		case "token_lifetime":
+			err = durationArg(d, &x.OAuth.TokenLifetime)
+		case "refresh_lifetime":
+			err = durationArg(d, &x.OAuth.RefreshLifetime)
+		case "key_rotation":
+			err = durationArg(d, &x.OAuth.KeyRotation)
+		default:
+			return d.Errf("oauth: unrecognized subdirective %q", d.Val())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -112,7 +112,7 @@ func TestCaddyfileLocal(t *testing.T) {
 	for old, repl := range map[string]string{
 		"admin 127.0.0.1:2019": "admin off",
 		"http://:8080":         fmt.Sprintf("http://:%d", port),
-		"127.0.0.1:8080/mcp":   fmt.Sprintf("127.0.0.1:%d/mcp", port),
+		"127.0.0.1:8080":       fmt.Sprintf("127.0.0.1:%d", port),
 		"127.0.0.1:8081":       up.Host,
 		"./var/":               filepath.Join(dir, "var") + "/",
 	} {
@@ -136,8 +136,9 @@ func TestCaddyfileLocal(t *testing.T) {
 		t.Error(err)
 	}
 
-	// The agent interface: the challenge names the metadata, the metadata names no
-	// authorization server, and the key works as the bearer credential.
+	// The agent interface: the challenge names the metadata, the metadata names the
+	// gateway's own authorization server, whose metadata is served, and the key works as
+	// the bearer credential.
 	metadataURL := g.base + "/.well-known/oauth-protected-resource/mcp"
 	a = g.do(req{path: "/mcp", body: toolsList, headers: mcpHeaders})
 	expect(t, "agent without key", a, 401, "UNAUTHORIZED")
@@ -146,8 +147,13 @@ func TestCaddyfileLocal(t *testing.T) {
 	}
 	a = g.do(req{path: "/.well-known/oauth-protected-resource/mcp"})
 	var m map[string]any
-	if err := json.Unmarshal(a.body, &m); a.status != 200 || err != nil || m["resource"] != g.base+"/mcp" || m["authorization_servers"] != nil {
+	if err := json.Unmarshal(a.body, &m); a.status != 200 || err != nil || m["resource"] != g.base+"/mcp" ||
+		fmt.Sprint(m["authorization_servers"]) != "["+g.base+"]" {
 		t.Errorf("metadata: %d %s", a.status, a.body)
+	}
+	a = g.do(req{path: "/.well-known/oauth-authorization-server", noCheck: true})
+	if err := json.Unmarshal(a.body, &m); a.status != 200 || err != nil || m["issuer"] != g.base || m["registration_endpoint"] != g.base+"/oauth/register" {
+		t.Errorf("authorization server metadata: %d %s", a.status, a.body)
 	}
 	cs := g.connectAgent(t, secret, "2026-07-28")
 	if out := mustVerify(t, cs, map[string]any{"address": weespValid}); out.Status != adreswijzer.VerdictValid {

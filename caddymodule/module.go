@@ -301,6 +301,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			}
 		}
 	}
+	if err := useAuthServers(parts.Extensions); err != nil {
+		h.Cleanup()
+		return fmt.Errorf("adreswijzer: %w", err)
+	}
 	h.gw, err = gateway.New(cfg, parts)
 	if err != nil {
 		h.Cleanup()

@@ -48,6 +48,12 @@ func TestClassify(t *testing.T) {
 		{"POST", "/health", RouteNotFound, ""},
 		{"GET", "/", RouteNotFound, ""},
 		{"GET", "/v1/nl/lookup/", RouteNotFound, ""},
+		{"GET", "/dashboard/consent", RouteSite, ""},
+		{"GET", "/.well-known/oauth-authorization-server", RouteSite, ""},
+		{"POST", "/oauth/token", RouteSite, ""},
+		{"GET", "/oauth/authorize", RouteSite, ""},
+		{"GET", "/oauth", RouteNotFound, ""},
+		{"GET", "/.well-known/openid-configuration", RouteNotFound, ""},
 	} {
 		r, cc := Classify(c.method, c.path)
 		if r != c.route || cc != c.country {

@@ -19,8 +19,9 @@ const (
 	RouteAutocomplete              // /v1/autocomplete
 	RouteValidate                  // /v1/validate
 	RouteAgent                     // /mcp, the agent interface
-	// RouteSite is the pages an extension serves itself, people's rather than programs':
-	// the dashboard under /dashboard/. No extension serving it: 404.
+	// RouteSite is what an extension serves itself, outside the API: the dashboard under
+	// /dashboard/, and the agents' OAuth authorization server (/oauth/… and its RFC 8414
+	// metadata). No extension serving it: 404.
 	RouteSite
 )
 
@@ -91,7 +92,8 @@ func Classify(method, path string) (Route, adreswijzer.Country) {
 	case "/mcp":
 		return pick(RouteAgent, get || post || opt || method == http.MethodDelete), ""
 	}
-	if path == "/dashboard" || strings.HasPrefix(path, "/dashboard/") {
+	if path == "/dashboard" || strings.HasPrefix(path, "/dashboard/") ||
+		path == "/.well-known/oauth-authorization-server" || strings.HasPrefix(path, "/oauth/") {
 		return RouteSite, ""
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/"); ok && len(rest) == len("nl/lookup") && rest[2:] == "/lookup" &&

@@ -37,6 +37,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent/oauth"
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/oplog"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
@@ -76,7 +77,19 @@ type Config struct {
 	// HTTPClient fetches the authorization server's keys; nil means a client with a 10 s
 	// timeout.
 	HTTPClient *http.Client
-	Log        *slog.Logger
+	// Grants is the gateway's own authorization server, when Issuer is it: every token must
+	// name a grant that still stands (a JWT cannot be recalled, so this is how revoking an
+	// agent on the dashboard stops it), and the call is billed to the grant's account on
+	// that account's plan, whatever Plan says. Nil: an external server; tokens stand until
+	// they expire.
+	Grants Grants
+	Log    *slog.Logger
+}
+
+// Grants tells whether a grant of the gateway's own authorization server stands
+// (authserver.Server.CheckGrant).
+type Grants interface {
+	CheckGrant(ctx context.Context, id string) (authserver.GrantStatus, error)
 }
 
 // Extension is the agent interface's policy. Create it with New; the gateway binds it.
@@ -137,12 +150,17 @@ func New(cfg Config, local *limits.Memory) (*Extension, error) {
 	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log,
 		ops:        oplog.New(cfg.Log, 0),
 		challenges: gateway.Challenges{Missing: oauth.Challenge(mdURL), Refused: oauth.ChallengeFor(mdURL, oauth.ErrInvalidToken)}}
+	if cfg.Issuer == "" {
+		// The metadata names no authorization server, and a client sent there to sign in
+		// could not: the challenge asks for a bearer credential (an API key) and no more.
+		x.challenges = gateway.Challenges{Missing: oauth.KeyChallenge(false), Refused: oauth.KeyChallenge(true)}
+	}
 	if cfg.Issuer != "" {
 		if x.verifier, err = oauth.NewVerifier(ocfg); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
 		}
-	} else if cfg.JWKSURL != "" || cfg.AccountClaim != "" {
-		return nil, errors.New("agent: jwks_url and account_claim need an authorization server")
+	} else if cfg.JWKSURL != "" || cfg.AccountClaim != "" || cfg.Grants != nil {
+		return nil, errors.New("agent: jwks_url, account_claim and grants need an authorization server")
 	}
 	hosts := cfg.Hosts
 	if len(hosts) == 0 {
@@ -244,24 +262,58 @@ func (x *Extension) Authenticate(ctx context.Context, _ *http.Request, route gat
 		// The account becomes part of Redis keys and of the usage records.
 		err = fmt.Errorf("%w: account claim not usable as an account name", oauth.ErrInvalidToken)
 	}
+	plan := x.cfg.Plan
+	if err == nil && x.cfg.Grants != nil {
+		plan, err = x.grantPlan(ctx, tp)
+	}
 	if err != nil {
-		switch oauth.Status(err) {
-		case http.StatusForbidden:
+		switch {
+		case oauth.Status(err) == http.StatusForbidden:
 			return nil, false, apierr.InsufficientScope(oauth.ChallengeFor(x.metadataURL, err))
-		case http.StatusServiceUnavailable:
+		case oauth.Status(err) == http.StatusServiceUnavailable:
 			// The error names the authorization server's URLs, never the token.
 			x.ops.Warn("agent token not verifiable", "error", err)
+			return nil, false, apierr.Unavailable()
+		case errors.Is(err, errGrantUnknown):
+			x.ops.Warn("agent grant not checked", "error", err)
 			return nil, false, apierr.Unavailable()
 		}
 		e := apierr.Unauthorized()
 		e.Challenge = oauth.ChallengeFor(x.metadataURL, err)
 		return nil, false, e
 	}
+	id := "oauth:" + tp.Account
+	if tp.Grant != "" {
+		id = tp.Grant // the dashboard shows each agent's last call by its grant
+	}
 	return &gateway.Principal{
-		Kind: gateway.KindAgent, ID: "oauth:" + tp.Account, Account: tp.Account, Plan: x.cfg.Plan,
+		Kind: gateway.KindAgent, ID: id, Account: tp.Account, Plan: plan,
 		Scopes: tp.Scopes, Routes: gateway.RoutesOf(gateway.RouteAgent), LimitKey: "agent:" + tp.Account,
 		Uncounted: true,
 	}, true, nil
+}
+
+// errGrantUnknown: the grant store failed, so the token can be judged neither way. Answer
+// 503: the agent's caller fails open, and the token may well be good.
+var errGrantUnknown = errors.New("grant not checked")
+
+// grantPlan checks that a token of the gateway's own authorization server names a grant
+// that stands, for the account the token names, and returns that account's plan (the
+// configured plan when the account has none).
+func (x *Extension) grantPlan(ctx context.Context, tp oauth.Principal) (string, error) {
+	if tp.Grant == "" {
+		return "", fmt.Errorf("%w: names no grant", oauth.ErrInvalidToken)
+	}
+	st, err := x.cfg.Grants.CheckGrant(ctx, tp.Grant)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%w: %v", errGrantUnknown, err)
+	case !st.Active || st.Account != tp.Account:
+		return "", fmt.Errorf("%w: the agent's access was revoked", oauth.ErrInvalidToken)
+	case st.Plan != "":
+		return st.Plan, nil
+	}
+	return x.cfg.Plan, nil
 }
 
 // usageCall is how each tool counts toward the plan's verifications (spec, "What the service

@@ -192,7 +192,9 @@ func TestScreen(t *testing.T) {
 		if (e == nil) != c.ok || e != nil && (e.Status != http.StatusForbidden || e.Code != adreswijzer.ErrForbidden) {
 			t.Errorf("Host %q Origin %q: %v, want allowed %v", c.host, c.origin, e, c.ok)
 		}
-		if d.Challenge == nil || d.Challenge.Missing != oauth.Challenge("https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp") {
+		// No authorization server here: the challenge asks for a key, and names no metadata
+		// a client could not sign in from.
+		if d.Challenge == nil || d.Challenge.Missing != oauth.KeyChallenge(false) || strings.Contains(d.Challenge.Refused, "resource_metadata") {
 			t.Errorf("challenge %+v", d.Challenge)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
@@ -115,7 +117,10 @@ type Backend struct {
 	// gateway knows them; otherwise a file and memory (a restart signs people out).
 	Accounts accounts.Store
 	Sessions scs.Store
-	db       *pgstore.DB
+	// OAuth is the agents' authorization server's state: in Postgres with a database, else
+	// oauth.json beside the account file.
+	OAuth authserver.Store
+	db    *pgstore.DB
 	// stopSessions ends the memory session store's sweeper.
 	stopSessions func()
 }
@@ -134,7 +139,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 		b.db = db
 		b.Keys = keys.NewCache(db.Keys(), cfg.keyCache())
 		sink = db.Usage()
-		b.Accounts, b.Sessions = db.Accounts(), db.Sessions()
+		b.Accounts, b.Sessions, b.OAuth = db.Accounts(), db.Sessions(), db.OAuth()
 	} else {
 		ks, err := keys.OpenFile(cfg.KeyFile)
 		if err != nil {
@@ -151,6 +156,9 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 			return nil, err
 		}
 		b.Accounts = as
+		if b.OAuth, err = authserver.OpenFile(OAuthFile(cfg.AccountFile)); err != nil {
+			return nil, err
+		}
 		mem := memstore.New()
 		b.stopSessions = mem.StopCleanup
 		b.Sessions = mem
@@ -176,6 +184,15 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	b.Meter, b.Usage = m, sink
 	return b, nil
+}
+
+// OAuthFile is where the authorization server keeps its state without a database: beside
+// the account file, whose accounts its grants belong to.
+func OAuthFile(accountFile string) string {
+	if accountFile == "" {
+		accountFile = DefaultAccountFile
+	}
+	return filepath.Join(filepath.Dir(accountFile), "oauth.json")
 }
 
 // NewRedis makes a client that fails fast: no retries inside the client (the caller falls

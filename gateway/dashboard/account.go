@@ -10,7 +10,7 @@ func (d *Dashboard) accountPage(w http.ResponseWriter, r *http.Request, a *accou
 	d.render(w, r, http.StatusOK, "account", "account.title", "account", struct{ Error string }{})
 }
 
-// deleteAccount revokes every key of the account first, so that a failure half way leaves
+// deleteAccount revokes every key and agent of the account first, so that a failure half way leaves
 // keys revoked rather than an account gone with live keys, then deletes the account and
 // ends the session.
 func (d *Dashboard) deleteAccount(w http.ResponseWriter, r *http.Request, a *accounts.Account) {
@@ -30,6 +30,12 @@ func (d *Dashboard) deleteAccount(w http.ResponseWriter, r *http.Request, a *acc
 		}
 		if err := d.cfg.Keys.Revoke(r.Context(), k.ID, d.now()); err != nil {
 			d.fail(w, r, "revoke key", err)
+			return
+		}
+	}
+	if d.cfg.OAuth != nil {
+		if err := d.cfg.OAuth.RevokeAccount(r.Context(), a.ID); err != nil {
+			d.fail(w, r, "revoke agents", err)
 			return
 		}
 	}

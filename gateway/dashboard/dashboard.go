@@ -22,6 +22,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/mail"
@@ -30,6 +31,9 @@ import (
 
 // Prefix is where the dashboard is served.
 const Prefix = "/dashboard"
+
+// ConsentPath is the page the authorization server sends a person to, to allow an agent.
+const ConsentPath = Prefix + "/consent"
 
 // Plan is one plan as the plans page shows it.
 type Plan struct {
@@ -64,7 +68,10 @@ type Config struct {
 	TestDailyCap int
 	// PlanContact is where to ask for another plan (a mailto: or https: URL).
 	PlanContact string
-	Log         *slog.Logger
+	// OAuth is the agents' authorization server, whose consent page and list of connected
+	// agents the dashboard shows; nil: no agents sign in with OAuth, no such pages.
+	OAuth *authserver.Server
+	Log   *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -149,6 +156,12 @@ func (d *Dashboard) routes() http.Handler {
 	mux.HandleFunc("GET "+Prefix+"/account", d.signedIn(d.accountPage))
 	mux.HandleFunc("POST "+Prefix+"/account/language", d.language)
 	mux.HandleFunc("POST "+Prefix+"/account/delete", d.signedIn(d.deleteAccount))
+	if d.cfg.OAuth != nil {
+		mux.HandleFunc("GET "+ConsentPath, d.signedIn(d.consentPage))
+		mux.HandleFunc("POST "+ConsentPath, d.signedIn(d.consent))
+		mux.HandleFunc("GET "+Prefix+"/agents", d.signedIn(d.agentsPage))
+		mux.HandleFunc("POST "+Prefix+"/agents/{id}/revoke", d.signedIn(d.revokeAgent))
+	}
 	mux.HandleFunc(Prefix+"/", d.notFound)
 
 	csrf := http.NewCrossOriginProtection()

@@ -19,6 +19,7 @@ import (
 	"github.com/alexedwards/scs/v2/memstore"
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/codehost"
 	"github.com/adreswijzer/adreswijzer/gateway/codehost/codehosttest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
@@ -43,6 +44,9 @@ type harness struct {
 	gitlab   *codehosttest.GitLab
 	logs     *syncBuffer
 	clock    *clock
+	// as is the agents' authorization server, served beside the dashboard as the gateway
+	// serves it.
+	as *authserver.Server
 }
 
 // clock is a settable time, for links that expire.
@@ -129,16 +133,31 @@ func newHarness(t *testing.T) *harness {
 	var handler http.Handler
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(h.srv.Close)
+	oauthStore, err := authserver.OpenFile(filepath.Join(dir, "oauth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.as, err = authserver.New(authserver.Config{Issuer: h.srv.URL, Resource: h.srv.URL + "/mcp", ConsentURL: h.srv.URL + ConsentPath,
+		Store: oauthStore, Accounts: h.accounts, Limiter: limit.NewLocal(1024), Log: log, Now: h.clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.dash, err = New(Config{
 		BaseURL: h.srv.URL, Accounts: h.accounts, Keys: h.keys, Usage: h.sink, Daily: h.meter,
 		Limiter: limit.NewLocal(1024), Mail: sender, Providers: []Provider{gh, gl}, Sessions: mem,
 		Plans: []Plan{{"free", 2500}, {"business", 50000}, {"enterprise", -1}}, DefaultPlan: "free",
-		TestDailyCap: 100, PlanContact: "mailto:sales@adreswijzer.test", Log: log, Now: h.clock.now,
+		TestDailyCap: 100, PlanContact: "mailto:sales@adreswijzer.test", Log: log, Now: h.clock.now, OAuth: h.as,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler = h.dash
+	handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if authserver.Owns(r.URL.Path) {
+			h.as.ServeHTTP(w, r)
+			return
+		}
+		h.dash.ServeHTTP(w, r)
+	})
 	return h
 }
 

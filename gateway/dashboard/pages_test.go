@@ -55,7 +55,7 @@ func TestPagesInBothLanguages(t *testing.T) {
 		b := h.browser()
 		b.lang = lang
 		b.signUp("winkel-" + lang + "@example.nl")
-		for _, path := range []string{"/dashboard/", "/dashboard/keys", "/dashboard/usage", "/dashboard/plans", "/dashboard/account"} {
+		for _, path := range []string{"/dashboard/", "/dashboard/keys", "/dashboard/usage", "/dashboard/plans", "/dashboard/account", "/dashboard/agents"} {
 			p := b.get(path)
 			if p.status != http.StatusOK || !strings.Contains(p.body, `<html lang="`+lang+`">`) {
 				t.Errorf("%s %s: %d", lang, path, p.status)

@@ -30,7 +30,7 @@ type pages struct {
 }
 
 // pageNames are the templates that render a whole page in the layout.
-var pageNames = []string{"signin", "mailsent", "link", "message", "overview", "keys", "keycreated", "usage", "plans", "account"}
+var pageNames = []string{"signin", "mailsent", "link", "message", "overview", "keys", "keycreated", "usage", "plans", "account", "consent", "agents"}
 
 func parsePages() (*pages, error) {
 	p := &pages{byLang: map[string]map[string]*template.Template{}}
@@ -135,7 +135,10 @@ type view struct {
 	Nav     string
 	Path    string
 	Account *accounts.Account
-	Data    any
+	// Agents: the dashboard lists agents signed in with OAuth (an authorization server is
+	// configured).
+	Agents bool
+	Data   any
 }
 
 // render writes a page with its status. The page is rendered whole before anything is
@@ -143,7 +146,7 @@ type view struct {
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, name, titleKey, nav string, data any) {
 	lang := d.lang(r)
 	a, _ := r.Context().Value(ctxAccount{}).(*accounts.Account)
-	v := view{Lang: lang, Title: text(langIndex(lang), titleKey), Nav: nav, Path: r.URL.Path, Account: a, Data: data}
+	v := view{Lang: lang, Title: text(langIndex(lang), titleKey), Nav: nav, Path: r.URL.Path, Account: a, Agents: d.cfg.OAuth != nil, Data: data}
 	var buf bytes.Buffer
 	if err := d.pages.byLang[lang][name].ExecuteTemplate(&buf, "layout", v); err != nil {
 		d.log.Error("dashboard page not rendered", "page", name, "error", err)

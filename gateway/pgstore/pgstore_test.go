@@ -14,6 +14,8 @@ import (
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
 	"github.com/adreswijzer/adreswijzer/gateway/accounts/accountstest"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver"
+	"github.com/adreswijzer/adreswijzer/gateway/authserver/authservertest"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -262,4 +264,8 @@ func TestTwoMetersAddUp(t *testing.T) {
 	if err != nil || len(last) != 3 {
 		t.Errorf("last used %v (%v), want three keys", last, err)
 	}
+}
+
+func TestOAuthConformance(t *testing.T) {
+	authservertest.Run(t, func(t *testing.T) authserver.Store { return open(t).OAuth() })
 }

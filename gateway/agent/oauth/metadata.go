@@ -108,3 +108,14 @@ func ChallengeFor(metadataURL string, err error) string {
 	}
 	return fmt.Sprintf("Bearer error=%q, resource_metadata=%q, scope=%q", code, metadataURL, Scope)
 }
+
+// KeyChallenge is the WWW-Authenticate value of a 401 of /mcp where no authorization server
+// is configured: a bearer credential (an API key) and its scope, and no metadata to start an
+// OAuth flow from, which could not end. refused adds RFC 6750's invalid_token, for a key
+// that was sent and refused.
+func KeyChallenge(refused bool) string {
+	if refused {
+		return fmt.Sprintf("Bearer realm=\"adreswijzer\", error=\"invalid_token\", scope=%q", Scope)
+	}
+	return fmt.Sprintf("Bearer realm=\"adreswijzer\", scope=%q", Scope)
+}

@@ -80,8 +80,11 @@ type Principal struct {
 	Account string
 	// ClientID is the OAuth client (client_id, else azp), empty when the token names none.
 	ClientID string
-	Scopes   []string
-	Expires  time.Time
+	// Grant names the consent the token was issued under (the "grant" claim of the
+	// gateway's own authorization server), empty when the token names none.
+	Grant   string
+	Scopes  []string
+	Expires time.Time
 }
 
 // Verifier verifies access tokens. It is safe for concurrent use.
@@ -199,6 +202,7 @@ func (v *Verifier) verify(ctx context.Context, token string) (Principal, error) 
 	} else if id, ok := claims["azp"].(string); ok {
 		p.ClientID = id
 	}
+	p.Grant, _ = claims["grant"].(string)
 	if exp, err := claims.GetExpirationTime(); err == nil && exp != nil {
 		p.Expires = exp.Time
 	}
