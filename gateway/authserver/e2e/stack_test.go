@@ -46,7 +46,7 @@ func startStack(t *testing.T) *stack {
 	e2etest.Run(t, workerBin, "import", "--country", "nl", "--from", storetest.File(t, "nl", "BAGGEM0457L-15102021.zip"), "--snapshot", nlSnap, "--quiet")
 	e2etest.Run(t, workerBin, "import", "--country", "be", "--from", filepath.Join(storetest.DataDir(t), "be"), "--snapshot", beSnap, "--quiet")
 	workerPort, gatewayPort := e2etest.FreePort(t), e2etest.FreePort(t)
-	worker := e2etest.Start(t, s.shots, "worker", workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
+	worker := e2etest.Start(t, s.shots, "worker", nil, workerBin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", workerPort), "--snapshot", nlSnap, "--snapshot", beSnap)
 	e2etest.WaitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/health", workerPort), worker)
 
 	cf := filepath.Join(dir, "Caddyfile")
@@ -54,7 +54,7 @@ func startStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	s.base = fmt.Sprintf("http://127.0.0.1:%d", gatewayPort)
-	gw := e2etest.Start(t, s.shots, "gateway", gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
+	gw := e2etest.Start(t, s.shots, "gateway", nil, gatewayBin, "run", "--config", cf, "--adapter", "caddyfile")
 	e2etest.WaitHTTP(t, s.base+"/health", gw)
 	e2etest.WaitHTTP(t, s.base+"/.well-known/oauth-authorization-server", gw)
 	return s
@@ -97,7 +97,7 @@ type journey struct {
 // check looks at the page as a person and as a screen reader would.
 func (j *journey) check(name string) {
 	j.T.Helper()
-	j.Accessible(j.axe, name)
+	j.Accessible(j.axe, "", name)
 	j.ScreenshotWidths(name)
 }
 
