@@ -33,18 +33,23 @@ func (c activityCount) plus(o activityCount) activityCount {
 	return activityCount{calls: c.calls + o.calls, verifications: c.verifications + o.verifications, last: max(c.last, o.last)}
 }
 
-// activityLog collects activity rows between flushes. It keeps two maps and swaps them, and
-// clears the one written rather than dropping it, so that a busy gateway's calls find their
-// rows' slots already there and record without allocating.
+// activityLog collects activity rows between flushes. A row is kept by pointer and zeroed
+// in place when it is flushed, so that a call of a credential in use finds its row with one
+// map lookup and records without allocating; a row without calls for a whole flush interval
+// is dropped, so that the map holds only the credentials in use.
 type activityLog struct {
 	mu   sync.Mutex
-	rows map[activityKey]activityCount
-	// spare is the map the next take installs: the one the last flush wrote, cleared.
-	spare map[activityKey]activityCount
+	rows map[activityKey]*activityCount
+}
+
+// pendingRow is a row's counts handed to a flush.
+type pendingRow struct {
+	key   activityKey
+	count activityCount
 }
 
 func newActivityLog() *activityLog {
-	return &activityLog{rows: map[activityKey]activityCount{}, spare: map[activityKey]activityCount{}}
+	return &activityLog{rows: map[activityKey]*activityCount{}}
 }
 
 // unixDay is the UTC day of t as a day number.
@@ -53,42 +58,56 @@ func unixDay(t time.Time) int32 { return int32(t.Unix() / 86400) }
 // add counts one answered call.
 func (l *activityLog) add(account, key, route string, verifications int, now time.Time) {
 	k := activityKey{account: account, key: key, route: route, day: unixDay(now)}
-	c := activityCount{calls: 1, verifications: int64(verifications), last: now.UnixMicro()}
+	us := now.UnixMicro()
 	l.mu.Lock()
-	l.rows[k] = l.rows[k].plus(c)
+	c := l.rows[k]
+	if c == nil {
+		c = new(activityCount)
+		l.rows[k] = c
+	}
+	c.calls++
+	c.verifications += int64(verifications)
+	c.last = max(c.last, us)
 	l.mu.Unlock()
 }
 
-// take hands over the rows counted so far; give them back with done.
-func (l *activityLog) take() map[activityKey]activityCount {
+// take hands over the counts since the last take, zeroing them, and drops the rows that
+// had none.
+func (l *activityLog) take() []pendingRow {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	taken := l.rows
-	if l.spare == nil { // the last take's rows were not given back
-		l.spare = map[activityKey]activityCount{}
+	var out []pendingRow
+	for k, c := range l.rows {
+		if c.calls == 0 {
+			delete(l.rows, k)
+			continue
+		}
+		out = append(out, pendingRow{key: k, count: *c})
+		*c = activityCount{}
 	}
-	l.rows, l.spare = l.spare, nil
-	return taken
+	return out
 }
 
-// done returns taken rows after a flush: when it failed they are merged into the rows
-// counted since, for the next flush; either way their map becomes the spare.
-func (l *activityLog) done(taken map[activityKey]activityCount, failed bool) {
+// giveBack adds the counts of a flush that failed to those counted since, for the next
+// flush.
+func (l *activityLog) giveBack(rows []pendingRow) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if failed {
-		for k, c := range taken {
-			l.rows[k] = l.rows[k].plus(c)
+	for _, r := range rows {
+		c := l.rows[r.key]
+		if c == nil {
+			c = new(activityCount)
+			l.rows[r.key] = c
 		}
+		*c = c.plus(r.count)
 	}
-	clear(taken)
-	l.spare = taken
 }
 
 // activityRows turns taken rows into the sink's form.
-func activityRows(taken map[activityKey]activityCount) []Activity {
-	out := make([]Activity, 0, len(taken))
-	for k, c := range taken {
+func activityRows(rows []pendingRow) []Activity {
+	out := make([]Activity, 0, len(rows))
+	for _, r := range rows {
+		k, c := r.key, r.count
 		out = append(out, Activity{
 			Account: k.account, Key: k.key, Route: k.route,
 			Day:   time.Unix(int64(k.day)*86400, 0).UTC().Format(time.DateOnly),

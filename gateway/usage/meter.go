@@ -510,13 +510,11 @@ func (m *Meter) Flush(ctx context.Context) error {
 	acts := m.activity.take()
 	b := Batch{Deltas: deltaList(deltas), Activity: activityRows(acts)}
 	if b.Empty() {
-		m.activity.done(acts, false)
 		return nil
 	}
-	err := m.cfg.Sink.Add(ctx, b)
-	m.activity.done(acts, err != nil)
-	if err != nil {
+	if err := m.cfg.Sink.Add(ctx, b); err != nil {
 		m.keepPending(deltas)
+		m.activity.giveBack(acts)
 		m.store.Fail(m.now(), err)
 		return fmt.Errorf("flush %d usage deltas and %d activity rows: %w", len(b.Deltas), len(b.Activity), err)
 	}
