@@ -324,7 +324,11 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		return nil
 	}
 	x.ops.Info("agent tool calls refused", "reason", string(dec.Reason), "calls", len(calls))
-	reply := rpcinspect.Refusal(req, r.Header.Get("MCP-Protocol-Version"), dec.Message)
+	te := rpcinspect.ToolError{Error: rpcinspect.ToolErrorBody{Code: refusalCode[dec.Reason], Message: dec.Message, AcceptAsTyped: true}}
+	if dec.RetryAfter > 0 {
+		te.Error.RetryAfterSeconds = apierr.RetryAfterSeconds(dec.RetryAfter)
+	}
+	reply := rpcinspect.Refusal(req, r.Header.Get("MCP-Protocol-Version"), te)
 	if reply == nil || req.Batch && answered(req) < req.Messages {
 		// Nothing to answer a tool result to (notifications only), or a JSON-RPC batch that
 		// also holds other messages, which a tool result cannot answer: the spec's 429.

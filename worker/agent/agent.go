@@ -102,6 +102,7 @@ func NewServer(engine *match.Engine, opts Options) *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	s.addTools(srv)
+	srv.AddReceivingMiddleware(structuredErrors)
 	return srv
 }
 
@@ -124,19 +125,56 @@ func NewHandler(engine *match.Engine, opts Options) http.Handler {
 	})
 }
 
-// toolError is an answer about the arguments: the agent can fix the call. Its text names
-// fields and limits, never a value the agent sent.
-type toolError struct{ msg string }
+// toolError is a tool call the server does not serve: the arguments are unusable (the agent
+// can fix the call), or the register is unavailable. Its text names fields and limits, never
+// a value the agent sent. It becomes a tool result with isError set and, as structured
+// content, the refusal every tool's output schema allows (see structuredErrors).
+type toolError struct {
+	msg  string
+	code adreswijzer.ErrorCode
+	// acceptAsTyped: nothing is wrong with the address; the service could not check it.
+	acceptAsTyped bool
+}
 
 func (e *toolError) Error() string { return e.msg }
 
-func badInput(msg string) error { return &toolError{msg: msg} }
+func badInput(msg string) error {
+	return &toolError{msg: msg, code: adreswijzer.ErrValidationFailed}
+}
 
 // unavailable is the tool error for every engine error, which is always the store's
 // (unavailable, no dataset, out of time): the spec's 503, which an agent must treat by
 // accepting the address and verifying it later (fail open).
 func unavailable() error {
-	return &toolError{msg: unavailableText + " Do not retry this call in a loop."}
+	return &toolError{msg: unavailableText + " Do not retry this call in a loop.",
+		code: adreswijzer.ErrServiceUnavailable, acceptAsTyped: true}
+}
+
+// structuredErrors gives every tool error its structured content: the code, the message and
+// whether the address may be accepted as typed, in the shape the gateway's refusals have too
+// (rpcinspect.ToolError). The SDK makes a tool error of a handler's error, and of arguments
+// that fail the input schema, with text only; a client that reads structured content (or
+// checks it against the output schema, as the TypeScript SDK does) gets the same answer from
+// the server as from the gateway. Arguments the schema refuses are the agent's to fix.
+func structuredErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		body := rpcinspect.ToolErrorBody{Code: adreswijzer.ErrValidationFailed}
+		if te := (*toolError)(nil); errors.As(r.GetError(), &te) {
+			body = rpcinspect.ToolErrorBody{Code: te.code, AcceptAsTyped: te.acceptAsTyped}
+		}
+		if len(r.Content) > 0 {
+			if tc, ok := r.Content[0].(*mcp.TextContent); ok {
+				body.Message = tc.Text
+			}
+		}
+		r.StructuredContent = rpcinspect.ToolError{Error: body}
+		return r, nil
+	}
 }
 
 // unavailableText tells the agent to fail open, in English as every text meant for the

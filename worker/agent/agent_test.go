@@ -297,6 +297,11 @@ func TestVerifyErrors(t *testing.T) {
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("error %q, want it to say %q", text, tc.want)
 			}
+			// The arguments are to be fixed, whether the handler or the input schema refused
+			// them: the address itself was not judged.
+			if r := refusalOf(t, res); r.Code != adreswijzer.ErrValidationFailed || r.AcceptAsTyped || r.Message != text {
+				t.Errorf("structured refusal %+v", r)
+			}
 			for _, v := range tc.args {
 				if s, ok := v.(string); ok && len(s) > 3 && strings.Contains(text, s) {
 					t.Errorf("error repeats the input: %q", text)
@@ -549,9 +554,14 @@ func TestRegisterUnavailable(t *testing.T) {
 		{ToolSuggest, map[string]any{"country": "BE", "query": "rue du pre"}},
 		{ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": "Achtergracht 1, 1381 BK Weesp"}}}},
 	} {
-		text := errorText(t, call(t, cs, c.tool, c.args, nil))
+		res := call(t, cs, c.tool, c.args, nil)
+		text := errorText(t, res)
 		if !strings.Contains(text, "temporarily unavailable") || !strings.Contains(text, "Accept the address") || !strings.Contains(text, "Do not retry") {
 			t.Errorf("%s: %q", c.tool, text)
+		}
+		// The same for a program: the spec's code, and that the address may be accepted.
+		if r := refusalOf(t, res); r.Code != adreswijzer.ErrServiceUnavailable || !r.AcceptAsTyped || r.RetryAfterSeconds != 0 {
+			t.Errorf("%s: structured refusal %+v", c.tool, r)
 		}
 	}
 }

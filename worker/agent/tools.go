@@ -5,6 +5,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 )
 
 // AddressFields is one address as an agent may give it: free-form, or in the parts of a
@@ -158,6 +159,27 @@ func schemaFor[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonsche
 
 func enum(s *jsonschema.Schema, values []any) { s.Enum = values }
 
+// refusalCodes are the codes of a tool error: the server's (VALIDATION_FAILED for arguments,
+// SERVICE_UNAVAILABLE for the register) and the gateway's (the limits, the quota, no worker).
+var refusalCodes = []any{
+	string(adreswijzer.ErrValidationFailed), string(adreswijzer.ErrRateLimited), string(adreswijzer.ErrDailyCapReached),
+	string(adreswijzer.ErrQuotaExceeded), string(adreswijzer.ErrServiceUnavailable), string(adreswijzer.ErrInternal),
+}
+
+// outputSchema is a tool's output schema: its result (T, with tweak), or the refusal that
+// every tool error carries as structured content (rpcinspect.ToolError), which the gateway's
+// refusals carry too. Clients that check structured content against the output schema (the
+// TypeScript SDK does so for errors too) accept both; the two are told apart by the
+// refusal's one member, error, which no result has.
+func outputSchema[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	refusal := schemaFor[rpcinspect.ToolError](func(p map[string]*jsonschema.Schema) {
+		enum(p["error"].Properties["code"], refusalCodes)
+		p["error"].Properties["retryAfterSeconds"].Minimum = ptr(1.0)
+	})
+	refusal.Description = "The call was not served (the result has isError set): why, and what to do instead."
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schemaFor[T](tweak), refusal}}
+}
+
 // countryPattern takes any two-letter code rather than an enum of NL and BE: the spec
 // answers other countries with the issue UNSUPPORTED_COUNTRY, which tells the agent to
 // accept the address, where a schema error would only tell it the call was wrong.
@@ -180,7 +202,7 @@ Do not call again with the same arguments: the answer will not change. If the to
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)
 		}),
-		OutputSchema: schemaFor[VerifyOutput](func(p map[string]*jsonschema.Schema) {
+		OutputSchema: outputSchema[VerifyOutput](func(p map[string]*jsonschema.Schema) {
 			enum(p["status"], verdictEnum)
 			enum(p["confidence"], []any{"high", "medium", "low"})
 		}),
@@ -199,6 +221,7 @@ Result: addresses (each with formatted postal lines and carrier fields), the add
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)
 		}),
+		OutputSchema: outputSchema[adreswijzer.LookupResponse](nil),
 	}, s.lookupTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -210,6 +233,7 @@ Pick the suggestion the person means, then check it with verify_address (a "stre
 			p["country"].Pattern = countryPattern
 			enum(p["lang"], langEnum)
 		}),
+		OutputSchema: outputSchema[SuggestOutput](nil),
 	}, s.suggestTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -221,15 +245,16 @@ What to do with each result: valid: use it; corrected: use normalized; ambiguous
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)
 		}),
-		OutputSchema: schemaFor[BatchOutput](func(p map[string]*jsonschema.Schema) {
+		OutputSchema: outputSchema[BatchOutput](func(p map[string]*jsonschema.Schema) {
 			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), statusError, statusUnavailable))
 		}),
 	}, s.batchTool)
 
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:        ToolCountries,
-		Annotations: readOnly("List supported countries"),
-		Description: `List the countries addresses can be checked in (NL, BE), the inputs each tool needs per country, the register each country is checked against and the dataset version in use. Free: not counted against the limits. Countries not listed are not checked: accept such addresses as given.`,
+		Name:         ToolCountries,
+		Annotations:  readOnly("List supported countries"),
+		Description:  `List the countries addresses can be checked in (NL, BE), the inputs each tool needs per country, the register each country is checked against and the dataset version in use. Free: not counted against the limits. Countries not listed are not checked: accept such addresses as given.`,
+		OutputSchema: outputSchema[CountriesOutput](nil),
 	}, s.countriesTool)
 }
 

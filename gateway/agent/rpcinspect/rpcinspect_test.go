@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
 )
 
 func call(id int, tool, args string) string {
@@ -248,38 +250,46 @@ func TestCanonical(t *testing.T) {
 
 func TestRefusal(t *testing.T) {
 	const msg = "Stop retrying this request."
+	te := ToolError{Error: ToolErrorBody{Code: adreswijzer.ErrRateLimited, Message: msg, RetryAfterSeconds: 3, AcceptAsTyped: true}}
 	single, _ := Inspect([]byte(call(7, "verify_address", `{"address":"x"}`)), nil)
 	var res struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      int    `json:"id"`
 		Result  struct {
-			Content    []struct{ Type, Text string }
-			IsError    bool   `json:"isError"`
-			ResultType string `json:"resultType"`
+			Content           []struct{ Type, Text string }
+			StructuredContent map[string]map[string]any `json:"structuredContent"`
+			IsError           bool                      `json:"isError"`
+			ResultType        string                    `json:"resultType"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(Refusal(single, "2025-06-18", msg), &res); err != nil {
+	if err := json.Unmarshal(Refusal(single, "2025-06-18", te), &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.JSONRPC != "2.0" || res.ID != 7 || !res.Result.IsError || len(res.Result.Content) != 1 ||
 		res.Result.Content[0].Type != "text" || res.Result.Content[0].Text != msg || res.Result.ResultType != "" {
 		t.Errorf("refusal %+v", res)
 	}
-	if err := json.Unmarshal(Refusal(single, "2026-07-28", msg), &res); err != nil || res.Result.ResultType != "complete" {
+	// The same refusal as structured content, for programs: the code, the seconds to wait,
+	// and that the address may be accepted as typed; no upgrade URL where there is none.
+	if e := res.Result.StructuredContent["error"]; e["code"] != "RATE_LIMITED" || e["message"] != msg ||
+		e["retryAfterSeconds"] != 3.0 || e["acceptAsTyped"] != true || len(e) != 4 {
+		t.Errorf("structured content %v", res.Result.StructuredContent)
+	}
+	if err := json.Unmarshal(Refusal(single, "2026-07-28", te), &res); err != nil || res.Result.ResultType != "complete" {
 		t.Errorf("stateless refusal lacks resultType: %+v %v", res, err)
 	}
 	// The version named in _meta counts when the header gave none.
 	meta, _ := Inspect([]byte(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"verify_address","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`), nil)
-	if !strings.Contains(string(Refusal(meta, "", msg)), `"resultType":"complete"`) {
+	if !strings.Contains(string(Refusal(meta, "", te)), `"resultType":"complete"`) {
 		t.Error("version in _meta ignored")
 	}
 	batch, _ := Inspect([]byte("["+call(1, "verify_address", `{}`)+","+call(2, "lookup_address", `{}`)+"]"), nil)
 	var list []json.RawMessage
-	if err := json.Unmarshal(Refusal(batch, "2025-03-26", msg), &list); err != nil || len(list) != 2 {
+	if err := json.Unmarshal(Refusal(batch, "2025-03-26", te), &list); err != nil || len(list) != 2 {
 		t.Errorf("batch refusal: %d answers, %v", len(list), err)
 	}
 	none, _ := Inspect([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), nil)
-	if Refusal(none, "", msg) != nil {
+	if Refusal(none, "", te) != nil {
 		t.Error("refusal for a request without tool calls")
 	}
 }
