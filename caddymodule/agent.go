@@ -170,6 +170,11 @@ func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []string {
 	return a.x.Unserved(d, answer)
 }
 
+// Recast implements gateway.Recaster.
+func (a *AgentExtension) Recast(r *http.Request, d *gateway.Decision, e *apierr.Error) *apierr.Error {
+	return a.x.Recast(r, d, e)
+}
+
 // CountsCalls implements gateway.CallCounter.
 func (a *AgentExtension) CountsCalls(route gateway.Route) bool { return a.x.CountsCalls(route) }
 
@@ -283,4 +288,5 @@ var (
 	_ gateway.Screener      = (*AgentExtension)(nil)
 	_ gateway.Settler       = (*AgentExtension)(nil)
 	_ gateway.CallCounter   = (*AgentExtension)(nil)
+	_ gateway.Recaster      = (*AgentExtension)(nil)
 )

@@ -258,13 +258,31 @@ func (d *Decision) WantsAnswer() bool {
 // caller's address as the server determined it (trusted proxies considered).
 func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
 	d, e := g.decide(ctx, r, clientIP)
-	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" && d.Challenge != nil {
+	if e == nil {
+		return d, nil
+	}
+	if e.Status == http.StatusUnauthorized && e.Challenge == "" && d.Challenge != nil {
 		e.Challenge = d.Challenge.Missing
 		if d.credRefused {
 			e.Challenge = d.Challenge.Refused
 		}
 	}
+	if d.Body != nil {
+		e = g.Recast(r, d, e)
+	}
 	return d, e
+}
+
+// Recast hands a refusal of a decided request whose body was read to the extensions that
+// answer refusals in a form of their own (see Recaster), and returns it as it is to be
+// written. The adapter calls it for the refusal it answers when no worker did.
+func (g *Gateway) Recast(r *http.Request, d *Decision, e *apierr.Error) *apierr.Error {
+	for _, x := range g.Extensions {
+		if rc, ok := x.(Recaster); ok {
+			e = rc.Recast(r, d, e)
+		}
+	}
+	return e
 }
 
 func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {

@@ -81,6 +81,16 @@ type CallCounter interface {
 	CountsCalls(route Route) bool
 }
 
+// Recaster is implemented by an Extension that answers the refusals of its route in a form of
+// its own: the agent extension answers refused tool calls (the plan's rate or quota, no
+// worker answering) with tool results the agent's model reads, where an HTTP error would
+// only tell its host that something failed. Recast gets every refusal of a request whose
+// body was read (a POST), from Decide and from the adapter when no worker answered, and
+// returns it as it is to be written (e itself when it has nothing to change).
+type Recaster interface {
+	Recast(r *http.Request, d *Decision, e *apierr.Error) *apierr.Error
+}
+
 // Settler is implemented by an Extension whose charges depend on the answer. Unserved reads
 // the body of a successful answer and returns the tags (see Gateway.Charge) of what it did
 // not serve; their charges are given back.

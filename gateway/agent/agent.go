@@ -9,10 +9,11 @@
 // Host and Origin of /mcp, 403), Authenticate (a JWT on /mcp), then Check (after the
 // gateway's own checks: the body's tool calls are counted as verifications against the
 // plan's quota, then against the agent limits), and once the answer is there Unserved (tool
-// calls that ended in an error are not counted). A refusal by the agent limits is a JSON-RPC
-// tool result with isError set, sent with status 200, because that is what an MCP client
-// hands to the model; the model reads "stop retrying" where an HTTP error would only tell
-// the host that something failed.
+// calls that ended in an error are not counted). A refusal of tool calls (the agent limits,
+// the plan's quota or rate, no worker answering: see Recast) is a JSON-RPC tool result with
+// isError set and the refusal as structured content, sent with status 200, because that is
+// what an MCP client hands to the model; the model reads "stop retrying" or "accept the
+// address as given" where an HTTP error would only tell the host that something failed.
 package agent
 
 import (
@@ -299,7 +300,10 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		}
 		counted += c.Cost
 		if e := x.gw.Charge(ctx, d, usage.Charge{Call: call, Units: c.Cost}, idTag(c.ID)); e != nil {
-			return e
+			// The quota: every call of the request is refused (the gateway gives back what
+			// was charged), as tool results the model reads rather than the HTTP 429 its
+			// client would turn into a transport error.
+			return reply(r, req, e, toolError(e))
 		}
 	}
 	dec, err := x.limiter.Check(ctx, d.Principal.Account, calls)
@@ -324,23 +328,11 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		return nil
 	}
 	x.ops.Info("agent tool calls refused", "reason", string(dec.Reason), "calls", len(calls))
-	te := rpcinspect.ToolError{Error: rpcinspect.ToolErrorBody{Code: refusalCode[dec.Reason], Message: dec.Message, AcceptAsTyped: true}}
-	if dec.RetryAfter > 0 {
-		te.Error.RetryAfterSeconds = apierr.RetryAfterSeconds(dec.RetryAfter)
+	e := reply(r, req, limitsRefusal(dec), limitsError(dec))
+	if e.Reply != nil {
+		e.Code, e.RetryAfter = refusalCode[dec.Reason], dec.RetryAfter
 	}
-	reply := rpcinspect.Refusal(req, r.Header.Get("MCP-Protocol-Version"), te)
-	if reply == nil || req.Batch && answered(req) < req.Messages {
-		// Nothing to answer a tool result to (notifications only), or a JSON-RPC batch that
-		// also holds other messages, which a tool result cannot answer: the spec's 429.
-		if dec.Reason == limits.ReasonDaily {
-			e := apierr.DailyCapReached(dec.RetryAfter)
-			e.Message = dec.Message
-			return e
-		}
-		return apierr.RateLimited(max(dec.RetryAfter, time.Second))
-	}
-	return &apierr.Error{Status: http.StatusOK, Code: refusalCode[dec.Reason], Message: dec.Message,
-		RetryAfter: dec.RetryAfter, Reply: reply}
+	return e
 }
 
 // idTag names a tool call's charge by its JSON-RPC id, in a form the server's echo of the id
@@ -420,4 +412,5 @@ var (
 	_ gateway.Screener    = (*Extension)(nil)
 	_ gateway.Settler     = (*Extension)(nil)
 	_ gateway.CallCounter = (*Extension)(nil)
+	_ gateway.Recaster    = (*Extension)(nil)
 )

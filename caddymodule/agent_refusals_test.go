@@ -1,0 +1,127 @@
+package caddymodule_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
+	"github.com/adreswijzer/adreswijzer/gateway/keys"
+)
+
+// The plan's monthly quota, met by an agent: the call over it is a tool result the model
+// reads (QUOTA_EXCEEDED, the upgrade URL, accept the address as typed), not the HTTP 429 an
+// MCP client turns into a transport error; a batch over it is refused whole; nothing refused
+// is counted; REST keeps its 429.
+func TestAgentQuota(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t),
+		extra: "plan tiny 3\n\t\t\tupgrade_url https://adreswijzer.example/account/plan\n\t\t\t" + agentExtension(generous),
+		keys:  []keys.Options{{Name: "tiny", Kind: keys.Live, Account: "acct-agent-quota", Plan: "tiny"}}})
+	for _, version := range []string{"2025-06-18", "2026-07-28"} {
+		cs := g.connectAgent(t, g.secrets["tiny"], version)
+		if version == "2025-06-18" {
+			mustVerify(t, cs, map[string]any{"address": weespValid})
+			mustVerify(t, cs, map[string]any{"address": harenNL})
+			// Two addresses left of three... one: a batch of two is refused whole.
+			res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(2, malmedy, lembeekBox), nil)
+			if e := refusalIn(t, res); e.Code != adreswijzer.ErrQuotaExceeded {
+				t.Errorf("batch over the quota: %+v", e)
+			}
+			mustVerify(t, cs, map[string]any{"address": malmedy})
+		}
+		res := callTool(t, cs, rpcinspect.ToolVerify, map[string]any{"address": lembeekBox}, nil)
+		e := refusalIn(t, res)
+		if e.Code != adreswijzer.ErrQuotaExceeded || e.UpgradeURL != "https://adreswijzer.example/account/plan" || !e.AcceptAsTyped ||
+			e.RetryAfterSeconds != 0 || !strings.Contains(e.Message, "used its verifications for this month") ||
+			!strings.Contains(e.Message, "https://adreswijzer.example/account/plan") {
+			t.Errorf("%s: call over the quota: %+v", version, e)
+		}
+		// The free tool is no verification: it still answers.
+		if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
+			t.Errorf("%s: list_supported_countries refused: %s", version, toolText(res))
+		}
+	}
+	// Over plain HTTP: status 200, and no Retry-After, as waiting does not help.
+	body, h := rawToolCall(5, rpcinspect.ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 16})
+	e := refused(t, "raw lookup over the quota", g.do(req{path: "/mcp", key: "tiny", body: body, headers: h}), 5, adreswijzer.ErrQuotaExceeded, false)
+	if e.UpgradeURL != "https://adreswijzer.example/account/plan" {
+		t.Errorf("upgradeUrl %q", e.UpgradeURL)
+	}
+	// A JSON-RPC batch that mixes a tool call with another message cannot be answered with tool
+	// results: the spec's 429.
+	mixed := []byte("[" + string(body) + `,{"jsonrpc":"2.0","id":6,"method":"tools/list"}]`)
+	a := g.do(req{path: "/mcp", key: "tiny", body: mixed, headers: map[string]string{"Accept": "application/json, text/event-stream",
+		"MCP-Protocol-Version": "2025-03-26"}})
+	expect(t, "mixed batch over the quota", a, 429, adreswijzer.ErrQuotaExceeded)
+	expect(t, "REST over the quota", g.do(req{path: nlLookup, key: "tiny"}), 429, adreswijzer.ErrQuotaExceeded)
+	g.stableUsage("acct-agent-quota", 3)
+}
+
+// No worker answering: a tool call gets a tool result that says the register is unavailable
+// and the address may be accepted as typed (SERVICE_UNAVAILABLE), not an HTTP 503 its client
+// would turn into a transport error; a request without tool calls gets the 503. Nothing is
+// counted. The worker down is a port nothing listens on; a worker that answers 5xx is
+// answered the same.
+func TestAgentWorkerDown(t *testing.T) {
+	dead := fmt.Sprintf("http://127.0.0.1:%d", gatewaytest.FreePort(t))
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"error":{"code":"SERVICE_UNAVAILABLE","message":"Draining."}}`)
+	}))
+	defer failing.Close()
+	for _, upstream := range []string{dead, failing.URL} {
+		t.Run(map[string]string{dead: "no worker", failing.URL: "worker answers 503"}[upstream], func(t *testing.T) {
+			workerDown(t, upstream)
+		})
+	}
+}
+
+func workerDown(t *testing.T, upstream string) {
+	tools := toolSchemas(t)
+	g := startGateway(t, gatewayConfig{upstream: upstream, extra: agentExtension(generous),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-agent-down"}}})
+	for i, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{rpcinspect.ToolVerify, map[string]any{"address": weespValid}},
+		{rpcinspect.ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 16}},
+		{rpcinspect.ToolSuggest, map[string]any{"country": "NL", "query": "Hugo de Grootlaan"}},
+		{rpcinspect.ToolVerifyBatch, batchOf(3, weespValid)},
+		{rpcinspect.ToolListCountries, map[string]any{}},
+	} {
+		body, h := rawToolCall(i+1, c.tool, c.args)
+		a := g.do(req{path: "/mcp", key: "live", body: body, headers: h})
+		e := refused(t, c.tool+" with no worker", a, i+1, adreswijzer.ErrServiceUnavailable, false)
+		if !strings.Contains(e.Message, "temporarily unavailable") || !strings.Contains(e.Message, "Accept the address") {
+			t.Errorf("%s: %q", c.tool, e.Message)
+		}
+		tools.CheckAnswer(t, c.tool, a.body)
+	}
+	expect(t, "tools/list with no worker", g.do(req{path: "/mcp", key: "live", body: toolsList, headers: mcpHeaders}), 503, adreswijzer.ErrServiceUnavailable)
+	g.stableUsage("acct-agent-down", 0)
+}
+
+// refusalIn is the structured refusal of a tool result with isError, failing the test when
+// the call was served.
+func refusalIn(t *testing.T, res *mcp.CallToolResult) rpcinspect.ToolErrorBody {
+	t.Helper()
+	b, _ := json.Marshal(res)
+	var r struct {
+		IsError           bool                 `json:"isError"`
+		StructuredContent rpcinspect.ToolError `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil || !r.IsError {
+		t.Errorf("want a tool error, got %.300s", b)
+	}
+	return r.StructuredContent.Error
+}
