@@ -155,7 +155,8 @@ func unavailable() error {
 // (rpcinspect.ToolError). The SDK makes a tool error of a handler's error, and of arguments
 // that fail the input schema, with text only; a client that reads structured content (or
 // checks it against the output schema, as the TypeScript SDK does) gets the same answer from
-// the server as from the gateway. Arguments the schema refuses are the agent's to fix.
+// the server as from the gateway. Arguments the schema refuses are the agent's to fix; the
+// SDK's words for them are rewritten so that they name the argument, not its value.
 func structuredErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -164,11 +165,16 @@ func structuredErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		body := rpcinspect.ToolErrorBody{Code: adreswijzer.ErrValidationFailed}
-		if te := (*toolError)(nil); errors.As(r.GetError(), &te) {
+		te := (*toolError)(nil)
+		if errors.As(r.GetError(), &te) {
 			body = rpcinspect.ToolErrorBody{Code: te.code, AcceptAsTyped: te.acceptAsTyped}
 		}
 		if len(r.Content) > 0 {
 			if tc, ok := r.Content[0].(*mcp.TextContent); ok {
+				if te == nil {
+					// The SDK's own refusal of the arguments: see schemaMessage.
+					tc.Text = schemaMessage(tc.Text)
+				}
 				body.Message = tc.Text
 			}
 		}

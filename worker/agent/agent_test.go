@@ -48,8 +48,12 @@ func TestProtocolRevisions(t *testing.T) {
 				if tool.OutputSchema == nil {
 					t.Errorf("%s has no output schema", tool.Name)
 				}
-				if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.Title == "" {
+				if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.Title == "" ||
+					a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
 					t.Errorf("%s annotations %+v", tool.Name, a)
+				}
+				if tool.Title == "" || tool.Title != tool.Annotations.Title {
+					t.Errorf("%s: title %q", tool.Name, tool.Title)
 				}
 			}
 			slices.Sort(names)
@@ -97,6 +101,34 @@ func TestSchemas(t *testing.T) {
 		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
 		{"verify_addresses_batch out", `"required":["results","nextStep","meta"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
+		// The bounds the handlers enforce (TestVerifyErrors calls beyond each).
+		{"verify_address in", `"address":{"description":"The whole address as one text, at most 500 characters`},
+		{"verify_address in", `"maxLength":500`},
+		{"verify_address in", `"address1":{"description":"Street and house number with any letter or addition, e.g. \"Bloemendalerweg 51A-10\" or \"Stevens-de Waelplein 9\". At most 200 characters.","maxLength":200`},
+		{"verify_address in", `"countryCode":{"description":"NL or BE (a country name such as \"Nederland\" or \"Belgique\" also works). Leave it out when you do not know: the country is then detected from the postcode, country words in the address and the registers.","maxLength":60`},
+		{"verify_address in", `"description":"Give the address either free-form (address) or in structured fields`},
+		{"verify_addresses_batch in", `"maxItems":100,"minItems":1,"type":"array"`},
+		{"verify_addresses_batch in", `"maxLength":100,"minLength":1,"pattern":"\\S"`},
+		{"verify_addresses_batch in", `The id must not repeat another item's id.`},
+		{"verify_addresses_batch in", `"zip":{"description":"Postcode: Dutch \"1234 AB\", Belgian \"1234\". At most 200 characters.","maxLength":200`},
+		{"lookup_address in", `"maximum":999999,"minimum":1`},
+		{"lookup_address in", `"postcode":{"description":"Postcode: Dutch \"1382 KB\", Belgian \"1502\".","maxLength":200,"minLength":1`},
+		{"lookup_address in", `"compact":{`},
+		{"suggest_address in", `"maxLength":100,"minLength":1`},
+		// The domain's enumerations in every output.
+		{"verify_address out", `"code":{"enum":["FORMAT_INVALID","MISSING_HOUSE_NUMBER","POSTCODE_NOT_FOUND","HOUSE_NUMBER_NOT_FOUND","SUFFIX_NOT_FOUND","UNIT_REQUIRED","UNIT_NOT_FOUND","STREET_MISMATCH","CITY_MISMATCH","ADDRESS_PLANNED","CARRIER_LINE_TOO_LONG","PO_BOX_NOT_ALLOWED","UNSUPPORTED_COUNTRY","COUNTRY_AMBIGUOUS","UNVERIFIED_CONFIRMED_BY_CUSTOMER"]`},
+		{"verify_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"verify_address out", `"enum":["high","medium","low"]`},
+		{"lookup_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"lookup_address out", `"compact":{`},
+		{"suggest_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"verify_addresses_batch out", `"issues":{"description":"Issue codes; call verify_address on one address for messages and suggestions.","items":{"enum":["FORMAT_INVALID"`},
+		// Every output allows the refusal a tool error carries.
+		{"verify_address out", `"enum":["VALIDATION_FAILED","RATE_LIMITED","DAILY_CAP_REACHED","QUOTA_EXCEEDED","SERVICE_UNAVAILABLE","INTERNAL_ERROR"]`},
+		{"lookup_address out", `"acceptAsTyped"`},
+		{"suggest_address out", `"acceptAsTyped"`},
+		{"verify_addresses_batch out", `"acceptAsTyped"`},
+		{"list_supported_countries out", `"acceptAsTyped"`},
 	} {
 		if !strings.Contains(schemas[c.schema], c.want) {
 			t.Errorf("%s schema lacks %s:\n%s", c.schema, c.want, schemas[c.schema])
@@ -289,6 +321,21 @@ func TestVerifyErrors(t *testing.T) {
 		{"suggest empty query", ToolSuggest, map[string]any{"country": "NL", "query": "  "}, "query is empty"},
 		{"suggest long query", ToolSuggest, map[string]any{"country": "NL", "query": strings.Repeat("a", 101)}, "longer than 100 characters"},
 		{"batch empty", ToolBatch, map[string]any{"addresses": []any{}}, "addresses is empty"},
+		{"batch empty id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "", "address": addr}}}, "addresses[].id is empty"},
+		{"batch id of spaces", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "   ", "address": addr}}}, "addresses[].id is not in the form"},
+		{"batch long id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": strings.Repeat("7", 101), "address": addr}}}, "addresses[].id is longer than 100 characters"},
+		{"batch repeated id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "order-1", "address": addr},
+			map[string]any{"id": "order-2", "address": addr}, map[string]any{"id": "order-1", "address": addr}}}, "items 1 and 3 have the same id"},
+		{"batch item too long", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": at500 + "x"}}}, "addresses[].address is longer than 500 characters"},
+		{"long country", ToolVerify, map[string]any{"address": addr, "countryCode": strings.Repeat("Nederland", 7)}, "countryCode is longer than 60 characters"},
+		{"lookup long postcode", ToolLookup, map[string]any{"country": "NL", "postcode": strings.Repeat("1", 201), "houseNumber": 1}, "postcode is longer than 200 characters"},
+		{"lookup empty postcode", ToolLookup, map[string]any{"country": "NL", "postcode": "", "houseNumber": 1}, "postcode is empty"},
+		{"lookup long street", ToolLookup, map[string]any{"country": "BE", "postcode": "1502", "street": strings.Repeat("s", 201), "houseNumber": 1}, "street is longer than 200 characters"},
+		{"lookup number too large", ToolLookup, map[string]any{"country": "NL", "postcode": "1382 KB", "houseNumber": 1000000}, "houseNumber must be at most 999999"},
+		{"lookup country of three letters", ToolLookup, map[string]any{"country": "NLD", "postcode": "1382 KB", "houseNumber": 1}, "two-letter country code"},
+		{"suggest empty query string", ToolSuggest, map[string]any{"country": "NL", "query": ""}, "query is empty"},
+		{"suggest long postcode", ToolSuggest, map[string]any{"country": "NL", "query": "Hugo", "postcode": strings.Repeat("1", 201)}, "postcode is longer than 200 characters"},
+		{"missing argument", ToolLookup, map[string]any{"country": "NL", "houseNumber": 1}, "lack: postcode"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -384,6 +431,35 @@ func TestLookupAddress(t *testing.T) {
 	}
 }
 
+// A number with many units in compact form: one line per address, in the order of the full
+// answer, with its addition, and no address fields; the rest of the answer is the same.
+func TestLookupCompact(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	for _, args := range []map[string]any{
+		{"country": "BE", "postcode": "1502", "street": "Stevens-de Waelplein", "houseNumber": 9},
+		{"country": "NL", "postcode": "1381 CS", "houseNumber": 16, "lang": "en"},
+	} {
+		var full, short LookupOutput
+		call(t, cs, ToolLookup, args, &full)
+		args["compact"] = true
+		if res := call(t, cs, ToolLookup, args, &short); res.IsError {
+			t.Fatalf("compact: %s", errorText(t, res))
+		}
+		if len(full.Addresses) < 2 || full.Compact != nil || len(short.Addresses) != 0 || len(short.Compact) != len(full.Addresses) ||
+			!slices.EqualFunc(short.Additions, full.Additions, func(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }) ||
+			short.NextStep != full.NextStep || len(short.Issues) != len(full.Issues) {
+			t.Fatalf("%v: compact %+v, full %d addresses", args, short, len(full.Addresses))
+		}
+		for i, c := range short.Compact {
+			a := full.Addresses[i]
+			if c.Line != strings.Join(a.Formatted, ", ") || (c.Addition == nil) != (a.Addition == nil) ||
+				c.Addition != nil && *c.Addition != *a.Addition || c.Planned != a.Planned || !strings.Contains(c.Line, a.Street) {
+				t.Errorf("%v: compact %d %+v for %+v", args, i, c, a)
+			}
+		}
+	}
+}
+
 func TestSuggestAddress(t *testing.T) {
 	cs := connect(t, serve(t, sampleData(t), Options{}), "2025-06-18")
 	cases := []struct {
@@ -447,7 +523,9 @@ func TestBatch(t *testing.T) {
 		{"id": "order-4"},
 		{"id": "order-5", "address": "Hugo de Grootlaan 999, 1381 CS Weesp", "countryCode": "NL"},
 		{"id": "order-6", "address": "Stevens-de Waelplein 9, 1502 Lembeek"},
-		{"id": "", "address": "Achtergracht 1, 1381 BK Weesp"},
+		// An id of spaces the schema's pattern lets through (\S is ASCII in Go's regexp) is this
+		// item's error; an empty id fails the schema and the whole call (TestVerifyErrors).
+		{"id": "\u3000", "address": "Achtergracht 1, 1381 BK Weesp"},
 	}
 	var out BatchOutput
 	if res := call(t, cs, ToolBatch, map[string]any{"addresses": items, "lang": "en"}, &out); res.IsError {
@@ -464,7 +542,7 @@ func TestBatch(t *testing.T) {
 		{"order-4", "error", "", "", nil, false},
 		{"order-5", "invalid", "NL", "", []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, false},
 		{"order-6", "ambiguous", "BE", "", []adreswijzer.IssueCode{"UNIT_REQUIRED"}, false},
-		{"", "error", "", "", nil, false},
+		{"\u3000", "error", "", "", nil, false},
 	}
 	if len(out.Results) != len(want) {
 		t.Fatalf("%d results for %d addresses", len(out.Results), len(want))
@@ -505,7 +583,7 @@ func TestBatch(t *testing.T) {
 	}
 	full = append(full, map[string]any{"id": "100", "address": "Achtergracht 1, 1381 BK Weesp"})
 	text := errorText(t, call(t, cs, ToolBatch, map[string]any{"addresses": full}, nil))
-	if !strings.Contains(text, "at most 100 addresses; this call had 101") || !strings.Contains(text, "nothing was verified") {
+	if !strings.Contains(text, "addresses takes at most 100 items; this call had 101") || !strings.Contains(text, "nothing was verified") {
 		t.Errorf("refusal %q", text)
 	}
 }

@@ -27,7 +27,9 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 		err = badInput(fmt.Sprintf("verify_addresses_batch takes at most %d addresses; this call had %d. Split the list into calls of at most %d; nothing was verified.",
 			adreswijzer.MaxBatchSize, n, adreswijzer.MaxBatchSize))
 	default:
-		_, _, err = langAndCarrier(in.Lang, in.Carrier)
+		if err = uniqueIDs(in.Addresses); err == nil {
+			_, _, err = langAndCarrier(in.Lang, in.Carrier)
+		}
 	}
 	if err != nil {
 		s.logCall(ctx, ToolBatch, start, n, "bad input", err)
@@ -47,6 +49,20 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 	}
 	s.logCall(ctx, ToolBatch, start, n, "ok", nil)
 	return nil, BatchOutput{Results: results, NextStep: batchNextStep(lang, results), Meta: registersMeta(lang, used)}, nil
+}
+
+// uniqueIDs refuses a batch in which two items have the same id: the results could not be
+// told apart by it, which is what it is for. The input schema cannot say this (uniqueItems
+// compares whole items), so its description does, and the refusal names positions, not ids.
+func uniqueIDs(items []BatchItem) error {
+	seen := make(map[string]int, len(items))
+	for i, it := range items {
+		if j, ok := seen[it.ID]; ok {
+			return badInput(fmt.Sprintf("ids must be unique within the batch: items %d and %d have the same id. Nothing was verified.", j+1, i+1))
+		}
+		seen[it.ID] = i
+	}
+	return nil
 }
 
 // batchNextStep is the one nextStep of a batch. A sentence per result would repeat the same

@@ -22,6 +22,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	sdkjson "github.com/segmentio/encoding/json"
 )
@@ -188,17 +190,18 @@ func inspectCall(m message, mac hash.Hash) Call {
 
 // batchCost is the number of addresses of a batch the server will verify, and one for a
 // batch it refuses without verifying anything. A batch is verified only when its arguments
-// pass the tool's input schema, and then the tool still refuses an empty batch or one over
-// MaxBatchItems; the schema fails the whole call for one bad item. So the rule is all or
-// one: the number of items when "addresses" is an array of 1 to MaxBatchItems objects that
-// each have the one required member, "id", as a string; otherwise one, like any other call
-// the server answers with an error (see inspectCall). Charging every item of a batch the
-// schema rejects would spend an agent's rate budget on calls that were never served.
+// pass the tool's input schema (1 to MaxBatchItems items); the schema fails the whole call
+// for one bad item. So the rule is all or one: the number of items when "addresses" is an
+// array of 1 to MaxBatchItems objects that each have the one required member, "id", as a
+// usable id (see usableID); otherwise one, like any other call the server answers with an
+// error (see inspectCall). Charging every item of a batch the schema rejects would spend an
+// agent's rate budget on calls that were never served.
 //
-// The schema's other rules (the types of the other members, the enums of lang and carrier,
-// no members it does not know) are not checked here: they would copy the worker's schema
-// into the gateway. A batch that breaks only those is charged its items against the agent
-// limits; the tool error it gets gives its verifications back (Extension.Unserved).
+// The schema's other rules (the types and lengths of the other members, the enums of lang
+// and carrier, no members it does not know) and the tool's (ids unique) are not checked
+// here: they would copy the worker's schema into the gateway. A batch that breaks only those
+// is charged its items against the agent limits; the tool error it gets gives its
+// verifications back (Extension.Unserved).
 func batchCost(args json.RawMessage) int {
 	var a map[string]json.RawMessage
 	if err := decode(args, &a); err != nil {
@@ -212,11 +215,29 @@ func batchCost(args json.RawMessage) int {
 		return 1
 	}
 	for _, it := range items {
-		if len(it.ID) == 0 || it.ID[0] != '"' {
-			return 1 // no id (a null item has none either), or one that is not a string
+		if !usableID(it.ID) {
+			return 1 // no id (a null item has none either), or one the schema refuses
 		}
 	}
 	return len(items)
+}
+
+// MaxIDLength is the longest id of a batch item the tool's schema takes.
+const MaxIDLength = 100
+
+// usableID reports whether a batch item's id passes the tool's schema: a string of 1 to
+// MaxIDLength characters with one that is not a space (the schema's pattern \S, which the
+// server's validator reads as Go's regexp does: tab, newline, form feed, carriage return and
+// space are spaces).
+func usableID(raw json.RawMessage) bool {
+	if len(raw) == 0 || raw[0] != '"' {
+		return false
+	}
+	var id string
+	if decode(raw, &id) != nil || id == "" || utf8.RuneCountInString(id) > MaxIDLength {
+		return false
+	}
+	return strings.ContainsFunc(id, func(r rune) bool { return !strings.ContainsRune("\t\n\f\r ", r) })
 }
 
 // batchItem is the part of a batch item batchCost checks: the member the tool's schema

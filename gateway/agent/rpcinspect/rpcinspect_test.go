@@ -100,7 +100,7 @@ func TestCosts(t *testing.T) {
 
 // A batch is charged its items only when the tool's input schema lets it through to be
 // verified: "addresses" an array of 1 to 100 objects, each with the id the schema requires,
-// as a string. The schema fails the whole call for one bad item, so anything else is one
+// as a string of 1 to 100 characters, not all spaces. The schema fails the whole call for one bad item, so anything else is one
 // call, as any call the server answers with an error is.
 func TestBatchCost(t *testing.T) {
 	items := func(n int, item string) string {
@@ -120,6 +120,12 @@ func TestBatchCost(t *testing.T) {
 		{"items without id", items(100, `{"address":"Achtergracht 1, 1381 BN Weesp"}`), 1},
 		{"one item without id", `{"addresses":[` + strings.Repeat(good+",", 99) + `{"zip":"1381 BN"}]}`, 1},
 		{"id in capitals, another member to the schema", items(10, `{"ID":"x"}`), 1},
+		{"id of 100 characters", items(2, `{"id":"`+strings.Repeat("é", 100)+`"}`), 2},
+		{"id with a space inside", items(2, `{"id":" order 1 "}`), 2},
+		{"id of other spaces, which Go's \\S takes for characters", items(2, `{"id":"\u3000"}`), 2},
+		{"empty id", items(10, `{"id":""}`), 1},
+		{"id of spaces", items(10, `{"id":" \t\n"}`), 1},
+		{"id over 100 characters", items(10, `{"id":"`+strings.Repeat("7", 101)+`"}`), 1},
 		{"numeric id", items(10, `{"id":7}`), 1},
 		{"null id", items(10, `{"id":null}`), 1},
 		{"object id", items(10, `{"id":{"x":"y"}}`), 1},
