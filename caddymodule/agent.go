@@ -166,7 +166,7 @@ func (a *AgentExtension) Authenticate(ctx context.Context, r *http.Request, rout
 }
 
 // Unserved implements gateway.Settler.
-func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []string {
+func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []gateway.Unserved {
 	return a.x.Unserved(d, answer)
 }
 

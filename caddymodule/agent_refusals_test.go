@@ -15,6 +15,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
+	"github.com/adreswijzer/adreswijzer/worker/agent"
 )
 
 // The plan's monthly quota, met by an agent: the call over it is a tool result the model
@@ -124,4 +125,79 @@ func refusalIn(t *testing.T, res *mcp.CallToolResult) rpcinspect.ToolErrorBody {
 		t.Errorf("want a tool error, got %.300s", b)
 	}
 	return r.StructuredContent.Error
+}
+
+// Agents are billed as REST callers are: suggest_address, lookup_address and the
+// verify_address that ends them count as one verification when they share a sessionId (and
+// the confirmation of the ending verify counts nothing); a call about a country without a
+// register counts nothing; a batch counts the addresses it checked, not those it never
+// could (unusable input, another country).
+func TestAgentBilling(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(generous),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-agent-billing"}}})
+	cs := g.connectAgent(t, g.secrets["live"], "2026-07-28")
+	want := int64(0)
+	step := func(what string, verifications int64) {
+		t.Helper()
+		want += verifications
+		g.waitUsageFor(t, "acct-agent-billing", want)
+	}
+
+	// One address found in three steps: one verification.
+	callTool(t, cs, rpcinspect.ToolSuggest, map[string]any{"country": "NL", "query": "Hugo de Grootlaan 16", "sessionId": "addr-1"}, nil)
+	callTool(t, cs, rpcinspect.ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 16, "sessionId": "addr-1"}, nil)
+	mustVerify(t, cs, map[string]any{"address": weespValid, "sessionId": "addr-1"})
+	step("suggest, lookup and verify of one session", 1)
+	// The same three without a sessionId: the lookup and the verify count, and so does the
+	// suggestion, the month's first without a session (the 1st, 11th, 21st... count).
+	callTool(t, cs, rpcinspect.ToolSuggest, map[string]any{"country": "BE", "query": "Harenheidestraat"}, nil)
+	callTool(t, cs, rpcinspect.ToolLookup, map[string]any{"country": "BE", "postcode": "1130", "street": "Harenheidestraat", "houseNumber": 67}, nil)
+	mustVerify(t, cs, map[string]any{"address": harenNL})
+	step("the same without a session", 3)
+	// A verify that ends a session, then the person confirms the address as typed: free.
+	mustVerify(t, cs, map[string]any{"address": weespUnknown, "sessionId": "addr-2"})
+	mustVerify(t, cs, map[string]any{"address": weespUnknown, "sessionId": "addr-2", "customerConfirmed": true})
+	step("a verify and its confirmation", 1)
+
+	// Another country: answered UNSUPPORTED_COUNTRY, counted nothing, in a session or not.
+	callTool(t, cs, rpcinspect.ToolSuggest, map[string]any{"country": "DE", "query": "Unter den Linden", "sessionId": "addr-3"}, nil)
+	callTool(t, cs, rpcinspect.ToolLookup, map[string]any{"country": "FR", "postcode": "75001", "houseNumber": 1}, nil)
+	for _, args := range []map[string]any{
+		{"address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE"},
+		{"address": "Rue de Rivoli 1, 75001 Paris, France", "sessionId": "addr-3"},
+	} {
+		if out := mustVerify(t, cs, args); out.Status != adreswijzer.VerdictInvalid || out.CountryCode != nil || len(out.Issues) != 1 ||
+			out.Issues[0].Code != adreswijzer.IssueUnsupportedCountry {
+			t.Errorf("%v: %+v", args, out)
+		}
+	}
+	step("calls about other countries", 0)
+
+	// A batch of six: two checked, one unusable (both forms), two abroad, one an unknown
+	// number (checked: invalid).
+	var batch agent.BatchOutput
+	items := []any{
+		map[string]any{"id": "a", "address": weespValid},
+		map[string]any{"id": "b", "address": harenNL, "zip": "1130"},
+		map[string]any{"id": "c", "address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE"},
+		map[string]any{"id": "d", "address": malmedy},
+		map[string]any{"id": "e", "address": "Rue de Rivoli 1, 75001 Paris, France"},
+		map[string]any{"id": "f", "address": weespUnknown},
+	}
+	if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, map[string]any{"addresses": items}, &batch); res.IsError {
+		t.Fatalf("batch: %s", toolText(res))
+	}
+	var status []string
+	for _, r := range batch.Results {
+		status = append(status, r.Status)
+	}
+	if strings.Join(status, " ") != "valid error unsupported valid unsupported invalid" || batch.Checked != 3 {
+		t.Errorf("batch: %v, checked %d", status, batch.Checked)
+	}
+	step("a batch with three addresses checked", 3)
+	// None checked: nothing counted.
+	if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(2, "Unter den Linden 1, 10117 Berlin, Deutschland"), &batch); res.IsError || batch.Checked != 0 {
+		t.Fatalf("batch abroad: %s, checked %d", toolText(res), batch.Checked)
+	}
+	g.stableUsage("acct-agent-billing", want)
 }

@@ -23,7 +23,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -555,8 +554,9 @@ func (g *Gateway) refund(ctx context.Context, d *Decision) {
 
 // Settle gives back the charges of a successful answer that the answer shows were not
 // served: a tool call that ended in a tool error (bad arguments, register unavailable) is
-// not counted, as a REST call answered 422 or 503 is not. Call it with the body of a 2xx
-// answer when WantsAnswer; Finish still follows.
+// not counted, as a REST call answered 422 or 503 is not, and neither are the addresses of a
+// batch that were never checked. Call it with the body of a 2xx answer when WantsAnswer;
+// Finish still follows.
 func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
 	if !d.WantsAnswer() {
 		return
@@ -566,16 +566,31 @@ func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
 		if !ok {
 			continue
 		}
-		for _, tag := range s.Unserved(d, answer) {
-			d.receipts = slices.DeleteFunc(d.receipts, func(c charge) bool {
-				if c.tag != tag {
-					return false
-				}
-				g.Meter.Refund(ctx, c.r)
-				return true
-			})
+		for _, u := range s.Unserved(d, answer) {
+			g.settle(ctx, d, u)
 		}
 	}
+}
+
+// settle gives back the charges of u: whole, or the units beyond those served, the rest
+// staying for Finish.
+func (g *Gateway) settle(ctx context.Context, d *Decision, u Unserved) {
+	kept := d.receipts[:0]
+	for _, c := range d.receipts {
+		switch {
+		case c.tag != u.Tag:
+		case u.Served <= 0:
+			g.Meter.Refund(ctx, c.r)
+			continue
+		case u.Served < c.r.Units:
+			if part, ok := c.r.Part(c.r.Units - u.Served); ok {
+				g.Meter.Refund(ctx, part)
+				c.r.Units = u.Served
+			}
+		}
+		kept = append(kept, c)
+	}
+	d.receipts = kept
 }
 
 // Refuse settles a request the gateway refused after Decide (a body it could not pass on):

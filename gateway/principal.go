@@ -92,8 +92,16 @@ type Recaster interface {
 }
 
 // Settler is implemented by an Extension whose charges depend on the answer. Unserved reads
-// the body of a successful answer and returns the tags (see Gateway.Charge) of what it did
-// not serve; their charges are given back.
+// the body of a successful answer and returns what it did not serve, by the tags of the
+// charges (see Gateway.Charge); those are given back, whole or in part.
 type Settler interface {
-	Unserved(d *Decision, answer []byte) []string
+	Unserved(d *Decision, answer []byte) []Unserved
+}
+
+// Unserved names a charge, by its tag, that an answer did not serve or served only in part.
+type Unserved struct {
+	Tag string
+	// Served is how many of the charge's units the answer served: a batch of which some
+	// addresses were never checked. 0 gives the whole charge back.
+	Served int
 }

@@ -299,7 +299,8 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 			continue // free, unknown to the server, or a notification, which is not answered
 		}
 		counted += c.Cost
-		if e := x.gw.Charge(ctx, d, usage.Charge{Call: call, Units: c.Cost}, idTag(c.ID)); e != nil {
+		charge := usage.Charge{Call: call, Units: c.Cost, Session: c.Session, Confirmed: c.Confirmed}
+		if e := x.gw.Charge(ctx, d, charge, idTag(c.ID)); e != nil {
 			// The quota: every call of the request is refused (the gateway gives back what
 			// was charged), as tool results the model reads rather than the HTTP 429 its
 			// client would turn into a transport error.
@@ -349,15 +350,30 @@ type answer struct {
 	ID     json.RawMessage `json:"id"`
 	Error  json.RawMessage `json:"error"`
 	Result *struct {
-		IsError bool `json:"isError"`
+		IsError           bool `json:"isError"`
+		StructuredContent *struct {
+			// Checked is the addresses of a batch that were checked against a register.
+			Checked *int `json:"checked"`
+			// Issues of verify, lookup and suggest: one of an unsupported country says that
+			// no register was asked.
+			Issues []struct {
+				Code adreswijzer.IssueCode `json:"code"`
+			} `json:"issues"`
+		} `json:"structuredContent"`
 	} `json:"result"`
 }
 
-// Unserved returns the tool calls whose answers are errors: a JSON-RPC error (unknown tool,
-// malformed call) or a tool result with isError (bad arguments, register unavailable, a
-// batch over 100 addresses). They are not counted as verifications. An answer that is not
-// JSON (an event stream) gives nothing back.
-func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []string {
+// Unserved returns the tool calls whose answers say they were not served, or served in
+// part, which are not counted as verifications (or only in part):
+//   - a JSON-RPC error (unknown tool, malformed call) or a tool result with isError (bad
+//     arguments, register unavailable, a batch over 100 addresses);
+//   - a verify, lookup or suggest of a country without a register (UNSUPPORTED_COUNTRY):
+//     no register was asked, as the REST calls of such a country are not counted;
+//   - a batch of which only some addresses were checked (checked in its result): the
+//     others (unusable input, a country without a register, one not loaded) are given back.
+//
+// An answer that is not JSON (an event stream) gives nothing back.
+func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []gateway.Unserved {
 	body = bytes.TrimSpace(body)
 	var msgs []answer
 	switch {
@@ -372,14 +388,41 @@ func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []string {
 		}
 		msgs = []answer{m}
 	}
-	var tags []string
+	var out []gateway.Unserved
 	for _, m := range msgs {
-		failed := len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")) || m.Result != nil && m.Result.IsError
-		if failed && len(m.ID) > 0 {
-			tags = append(tags, idTag(m.ID))
+		if len(m.ID) == 0 {
+			continue
+		}
+		if u, ok := unserved(m); ok {
+			u.Tag = idTag(m.ID)
+			out = append(out, u)
 		}
 	}
-	return tags
+	return out
+}
+
+// unserved reads one answer: whether it served less than it was charged, and how much of it
+// it served.
+func unserved(m answer) (gateway.Unserved, bool) {
+	if len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")) || m.Result == nil {
+		return gateway.Unserved{}, len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null"))
+	}
+	if m.Result.IsError {
+		return gateway.Unserved{}, true
+	}
+	sc := m.Result.StructuredContent
+	switch {
+	case sc == nil:
+		return gateway.Unserved{}, false
+	case sc.Checked != nil:
+		return gateway.Unserved{Served: max(*sc.Checked, 0)}, true
+	}
+	for _, is := range sc.Issues {
+		if is.Code == adreswijzer.IssueUnsupportedCountry {
+			return gateway.Unserved{}, true
+		}
+	}
+	return gateway.Unserved{}, false
 }
 
 // answered is the number of messages Refusal answers: the tool calls with an id.

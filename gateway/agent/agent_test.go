@@ -422,20 +422,35 @@ func batchOf(n int, tag string) string {
 	return `{"addresses":[` + strings.Join(items, ",") + `]}`
 }
 
-// Answers that say which tool calls failed.
+// Answers that say which tool calls failed, or served less than they were charged: tool
+// errors and JSON-RPC errors, answers about a country without a register, and batches of
+// which only some addresses were checked.
 func TestUnserved(t *testing.T) {
 	x := &Extension{}
-	for body, want := range map[string][]string{
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`:                           {"1"},
+	all := func(tags ...string) []gateway.Unserved {
+		var out []gateway.Unserved
+		for _, t := range tags {
+			out = append(out, gateway.Unserved{Tag: t})
+		}
+		return out
+	}
+	for body, want := range map[string][]gateway.Unserved{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`:                           all("1"),
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":false}}`:                          nil,
-		`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`:                         {`"x"`},
-		`{"jsonrpc":"2.0","id":1.0,"error":null,"result":{"isError":true}}`:                         {"1"},
-		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"isError":true}}]`: {"2"},
+		`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`:                         all(`"x"`),
+		`{"jsonrpc":"2.0","id":1.0,"error":null,"result":{"isError":true}}`:                         all("1"),
+		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"isError":true}}]`: all("2"),
+		// A verify, lookup or suggest of a country without a register.
+		`{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"status":"invalid","issues":[{"code":"UNSUPPORTED_COUNTRY","severity":"info","message":"m"}]}}}`:     all("3"),
+		`{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"status":"invalid","issues":[{"code":"HOUSE_NUMBER_NOT_FOUND","severity":"error","message":"m"}]}}}`: nil,
+		// Batches: the addresses checked are served, the rest given back; none checked, all.
+		`{"jsonrpc":"2.0","id":4,"result":{"structuredContent":{"results":[],"checked":7}}}`: {{Tag: "4", Served: 7}},
+		`{"jsonrpc":"2.0","id":4,"result":{"structuredContent":{"results":[],"checked":0}}}`: all("4"),
 		"event: message\ndata: {}": nil,
 		"":                         nil,
 	} {
 		if got := x.Unserved(nil, []byte(body)); !slices.Equal(got, want) {
-			t.Errorf("%s: %q, want %q", body, got, want)
+			t.Errorf("%s: %+v, want %+v", body, got, want)
 		}
 	}
 	if idTag(json.RawMessage(`1.0`)) != idTag(json.RawMessage(`1`)) {

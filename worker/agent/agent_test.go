@@ -98,8 +98,8 @@ func TestSchemas(t *testing.T) {
 		{"lookup_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"suggest_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"verify_addresses_batch in", `"required":["id"]`},
-		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
-		{"verify_addresses_batch out", `"required":["results","nextStep","meta"]`},
+		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","unsupported","error","unavailable"]`},
+		{"verify_addresses_batch out", `"required":["results","checked","nextStep","meta"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
 		// The bounds the handlers enforce (TestVerifyErrors calls beyond each).
 		{"verify_address in", `"address":{"description":"The whole address as one text, at most 500 characters`},
@@ -115,6 +115,9 @@ func TestSchemas(t *testing.T) {
 		{"lookup_address in", `"postcode":{"description":"Postcode: Dutch \"1382 KB\", Belgian \"1502\".","maxLength":200,"minLength":1`},
 		{"lookup_address in", `"compact":{`},
 		{"suggest_address in", `"maxLength":100,"minLength":1`},
+		{"verify_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
+		{"lookup_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
+		{"suggest_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
 		// The domain's enumerations in every output.
 		{"verify_address out", `"code":{"enum":["FORMAT_INVALID","MISSING_HOUSE_NUMBER","POSTCODE_NOT_FOUND","HOUSE_NUMBER_NOT_FOUND","SUFFIX_NOT_FOUND","UNIT_REQUIRED","UNIT_NOT_FOUND","STREET_MISMATCH","CITY_MISMATCH","ADDRESS_PLANNED","CARRIER_LINE_TOO_LONG","PO_BOX_NOT_ALLOWED","UNSUPPORTED_COUNTRY","COUNTRY_AMBIGUOUS","UNVERIFIED_CONFIRMED_BY_CUSTOMER"]`},
 		{"verify_address out", `"severity":{"enum":["error","warning","info"]`},
@@ -336,6 +339,10 @@ func TestVerifyErrors(t *testing.T) {
 		{"suggest empty query string", ToolSuggest, map[string]any{"country": "NL", "query": ""}, "query is empty"},
 		{"suggest long postcode", ToolSuggest, map[string]any{"country": "NL", "query": "Hugo", "postcode": strings.Repeat("1", 201)}, "postcode is longer than 200 characters"},
 		{"missing argument", ToolLookup, map[string]any{"country": "NL", "houseNumber": 1}, "lack: postcode"},
+		{"session with a space", ToolVerify, map[string]any{"address": addr, "sessionId": "order 12"}, "sessionId is not in the form the input schema gives: 1 to 64"},
+		{"session too long", ToolSuggest, map[string]any{"country": "NL", "query": "Hugo", "sessionId": strings.Repeat("s", 65)}, "sessionId is longer than 64 characters"},
+		{"session empty", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 16, "sessionId": ""}, "sessionId is empty"},
+		{"session in a batch", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": addr, "sessionId": "s1"}}}, "unknown members: sessionId"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -696,7 +703,7 @@ func TestBareStatelessRequest(t *testing.T) {
 	}
 }
 
-// TestUnsupportedCountryLookupSuggest: lookup_address and suggest_address take any
+// TestUnsupportedCountryLookupSuggest (and verify): lookup_address and suggest_address take any
 // two-letter country and answer one without a register as verify_address does, with
 // UNSUPPORTED_COUNTRY and the step to accept the address, never with a schema error. The
 // SDK checks each answer against the declared output schema.
@@ -710,9 +717,12 @@ func TestUnsupportedCountryLookupSuggest(t *testing.T) {
 		{ToolLookup, map[string]any{"country": "fr", "postcode": "75001", "houseNumber": 1, "street": "Rue de Rivoli", "lang": "fr"}},
 		{ToolSuggest, map[string]any{"country": "DE", "query": "Unter den Linden", "lang": "de"}},
 		{ToolSuggest, map[string]any{"country": "lu", "query": "Rue de la Gare"}},
+		{ToolVerify, map[string]any{"address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE", "lang": "en"}},
+		{ToolVerify, map[string]any{"address": "Rue de Rivoli 1, 75001 Paris, France", "lang": "fr"}},
+		{ToolVerify, map[string]any{"address1": "Unter den Linden 1", "zip": "10117", "city": "Berlin", "countryCode": "Deutschland"}},
 	}
 	for _, tc := range cases {
-		t.Run(fmt.Sprint(tc.tool, " ", tc.args["country"]), func(t *testing.T) {
+		t.Run(fmt.Sprint(tc.tool, " ", tc.args["country"], tc.args["countryCode"]), func(t *testing.T) {
 			var out struct {
 				Addresses   []adreswijzer.LookupAddress
 				Suggestions []adreswijzer.AutocompleteSuggestion
@@ -760,6 +770,11 @@ func TestBatchNextStep(t *testing.T) {
 		{"one ambiguous", []any{valid, map[string]any{"id": "lembeek", "address": "Stevens-de Waelplein 9, 1502 Lembeek"}}, adreswijzer.LangNL, messages.BatchReview},
 		{"one unusable", []any{valid, map[string]any{"id": "empty"}}, adreswijzer.LangDE, messages.BatchReview},
 		{"no language asked", []any{valid}, "", messages.BatchValid},
+		// Addresses of other countries are accepted as given, not sent to be checked again.
+		{"one abroad", []any{valid, map[string]any{"id": "berlin", "address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE"}},
+			adreswijzer.LangEN, messages.BatchAccept},
+		{"one abroad and one ambiguous", []any{valid, map[string]any{"id": "paris", "address": "Rue de Rivoli 1, 75001 Paris, France"},
+			map[string]any{"id": "lembeek", "address": "Stevens-de Waelplein 9, 1502 Lembeek"}}, adreswijzer.LangFR, messages.BatchReviewAccept},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -774,6 +789,20 @@ func TestBatchNextStep(t *testing.T) {
 			}
 			if want := messages.NextStep(lang, tc.want); out.NextStep != want {
 				t.Errorf("nextStep %q, want %q", out.NextStep, want)
+			}
+			// Every item abroad is "unsupported" with its issue, and is not checked.
+			unchecked := 0
+			for _, r := range out.Results {
+				abroad := r.ID == "berlin" || r.ID == "paris"
+				if abroad != (r.Status == "unsupported") || abroad && (!slices.Equal(r.Issues, []adreswijzer.IssueCode{adreswijzer.IssueUnsupportedCountry}) || r.CountryCode != nil || r.Blocking) {
+					t.Errorf("result %+v", r)
+				}
+				if abroad || r.Status == "error" {
+					unchecked++
+				}
+			}
+			if out.Checked != len(out.Results)-unchecked {
+				t.Errorf("checked %d of %d results, %d of them not checkable", out.Checked, len(out.Results), unchecked)
 			}
 		})
 	}

@@ -28,8 +28,9 @@ type AddressFields struct {
 // VerifyInput is the input of verify_address.
 type VerifyInput struct {
 	AddressFields
-	Lang    string `json:"lang,omitempty" jsonschema:"Language of messages and nextStep: nl, fr, de or en. Pass the language you speak with the person; without it the address's own region language is used."`
-	Carrier string `json:"carrier,omitempty" jsonschema:"Parcel carrier whose field limits to check: postnl, bpost, dhl or sendcloud (default: PostNL for NL, bpost for BE). A named carrier's CARRIER_LINE_TOO_LONG warnings are also issues."`
+	Lang      string `json:"lang,omitempty" jsonschema:"Language of messages and nextStep: nl, fr, de or en. Pass the language you speak with the person; without it the address's own region language is used."`
+	Carrier   string `json:"carrier,omitempty" jsonschema:"Parcel carrier whose field limits to check: postnl, bpost, dhl or sendcloud (default: PostNL for NL, bpost for BE). A named carrier's CARRIER_LINE_TOO_LONG warnings are also issues."`
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Optional: your id for the one address being worked on, 1 to 64 letters, digits or _ . : -. suggest_address and lookup_address calls and the verify_address that ends them count as one verification together when they share it; use a new one for each address."`
 }
 
 // VerifyOutput is the result of verify_address: the REST validate answer with the country
@@ -60,6 +61,7 @@ type LookupInput struct {
 	Lang        string `json:"lang,omitempty" jsonschema:"Language of messages and names: nl, fr, de or en."`
 	Carrier     string `json:"carrier,omitempty" jsonschema:"Carrier whose fields each address carries: postnl, bpost, dhl or sendcloud (default: PostNL for NL, bpost for BE)."`
 	Compact     bool   `json:"compact,omitempty" jsonschema:"Answer with one line per address (compact) instead of each address's fields, postal lines and carrier fields: for a number with many units, such as a block of flats, when you only need to show the choice."`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"Optional: your id for the one address being worked on, 1 to 64 letters, digits or _ . : -. suggest_address and lookup_address calls and the verify_address that ends them count as one verification together when they share it; use a new one for each address."`
 }
 
 // LookupOutput is the result of lookup_address: the REST lookup answer, and in compact form
@@ -79,10 +81,11 @@ type CompactAddress struct {
 
 // SuggestInput is the input of suggest_address.
 type SuggestInput struct {
-	Country  string `json:"country" jsonschema:"NL or BE (ISO 3166-1 alpha-2, any letter case). Another country's code is answered with the issue UNSUPPORTED_COUNTRY: accept such an address as given."`
-	Query    string `json:"query" jsonschema:"What is known so far, 1 to 100 characters: a street with or without a number (\"Bloemendalerweg 51\", \"rue du pré\"), a postcode and number (\"1382 KB 51\") or a place."`
-	Postcode string `json:"postcode,omitempty" jsonschema:"Limits suggestions to this postcode."`
-	Lang     string `json:"lang,omitempty" jsonschema:"Language of names and messages: nl, fr, de or en."`
+	Country   string `json:"country" jsonschema:"NL or BE (ISO 3166-1 alpha-2, any letter case). Another country's code is answered with the issue UNSUPPORTED_COUNTRY: accept such an address as given."`
+	Query     string `json:"query" jsonschema:"What is known so far, 1 to 100 characters: a street with or without a number (\"Bloemendalerweg 51\", \"rue du pré\"), a postcode and number (\"1382 KB 51\") or a place."`
+	Postcode  string `json:"postcode,omitempty" jsonschema:"Limits suggestions to this postcode."`
+	Lang      string `json:"lang,omitempty" jsonschema:"Language of names and messages: nl, fr, de or en."`
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Optional: your id for the one address being worked on, 1 to 64 letters, digits or _ . : -. suggest_address and lookup_address calls and the verify_address that ends them count as one verification together when they share it; use a new one for each address."`
 }
 
 // SuggestOutput is the result of suggest_address.
@@ -110,7 +113,7 @@ type BatchInput struct {
 // BatchResult is the compact result of one address.
 type BatchResult struct {
 	ID          string                  `json:"id"`
-	Status      string                  `json:"status" jsonschema:"valid, corrected, ambiguous or invalid as for verify_address; error when this item's input was unusable (see error); unavailable when the register of its country is temporarily unavailable: accept the address as given and verify it later."`
+	Status      string                  `json:"status" jsonschema:"valid, corrected, ambiguous or invalid as for verify_address; unsupported when the address is in a country other than NL and BE (issue UNSUPPORTED_COUNTRY): accept it as given, it is not checked, also not one by one; error when this item's input was unusable (see error); unavailable when the register of its country is temporarily unavailable: accept the address as given and verify it later."`
 	CountryCode *string                 `json:"countryCode" jsonschema:"The country checked, null when unknown."`
 	Normalized  *string                 `json:"normalized" jsonschema:"The register address on one line, null when no single address matched."`
 	Issues      []adreswijzer.IssueCode `json:"issues" jsonschema:"Issue codes; call verify_address on one address for messages and suggestions."`
@@ -121,8 +124,10 @@ type BatchResult struct {
 // BatchOutput is the result of verify_addresses_batch.
 type BatchOutput struct {
 	Results []BatchResult `json:"results" jsonschema:"One per address, in the input order."`
+	// Checked is what the batch counts as verifications (see checked).
+	Checked int `json:"checked" jsonschema:"How many of the addresses were checked against a register (those with status valid, corrected, ambiguous or invalid); only these count as verifications."`
 	// NextStep is one for the whole batch: see batchNextStep.
-	NextStep string           `json:"nextStep" jsonschema:"One sentence for the whole batch saying what to do with the results, in the requested language: use valid addresses as they are and corrected ones in the register's form (normalized), and check each other one alone."`
+	NextStep string           `json:"nextStep" jsonschema:"One sentence for the whole batch saying what to do with the results, in the requested language: use valid addresses as they are and corrected ones in the register's form (normalized), accept those of countries other than NL and BE as given, and check each other one alone."`
 	Meta     adreswijzer.Meta `json:"meta" jsonschema:"The registers and dataset versions used."`
 }
 
@@ -211,6 +216,15 @@ func bound(s *jsonschema.Schema, min, max int) {
 	s.MaxLength = ptr(max)
 }
 
+// session bounds a sessionId as the spec does (the REST parameter's pattern).
+func session(p map[string]*jsonschema.Schema) {
+	bound(p["sessionId"], 1, adreswijzer.MaxSessionIDLength)
+	p["sessionId"].Pattern = sessionPattern
+}
+
+// sessionPattern is the spec's SessionId pattern.
+const sessionPattern = `^[\w.:-]+$`
+
 // addressBounds bounds the members of AddressFields.
 func addressBounds(p map[string]*jsonschema.Schema) {
 	bound(p["address"], 0, adreswijzer.MaxFreeFormLength)
@@ -270,6 +284,7 @@ Result: status (valid / corrected / ambiguous / invalid), normalized fields and 
 Do not call again with the same arguments: the answer will not change. If the tool says the register is unavailable, accept the address as given and verify it later.`,
 		InputSchema: described(eitherForm, schemaFor[VerifyInput](func(p map[string]*jsonschema.Schema) {
 			addressBounds(p)
+			session(p)
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)
 		})),
@@ -289,6 +304,7 @@ Result: addresses (each with formatted postal lines and carrier fields), the add
 			bound(p["street"], 0, adreswijzer.MaxFieldLength)
 			p["houseNumber"].Minimum = ptr(1.0)
 			p["houseNumber"].Maximum = ptr(float64(maxHouseNumber))
+			session(p)
 			enum(p["lang"], langEnum)
 			enum(p["carrier"], carrierEnum)
 		}),
@@ -304,6 +320,7 @@ Pick the suggestion the person means, then check it with verify_address (a "stre
 		InputSchema: schemaFor[SuggestInput](func(p map[string]*jsonschema.Schema) {
 			p["country"].Pattern = countryPattern
 			bound(p["query"], 1, adreswijzer.MaxQueryLength)
+			session(p)
 			bound(p["postcode"], 0, adreswijzer.MaxFieldLength)
 			enum(p["lang"], langEnum)
 		}),
@@ -315,7 +332,7 @@ Pick the suggestion the person means, then check it with verify_address (a "stre
 		Title:       "Verify a list of addresses",
 		Annotations: readOnly("Verify a list of addresses"),
 		Description: `Verify up to 100 Dutch or Belgian addresses in one call, each with your own id (1 to 100 characters, unique within the batch) and given like verify_address's input (free-form "address" or the parts, optional countryCode). Results come back in the input order in compact form: id, status, countryCode, normalized (the register address on one line), issue codes and blocking, with one nextStep for the whole batch (not one per result). Each address counts as one call against the limits (60 a minute, 10,000 a day). More than 100 addresses are refused: split the list.
-What to do with each result: valid: use it; corrected: use normalized; ambiguous or invalid: call verify_address on that address for messages, suggestions and its own nextStep; error: fix that item's input; unavailable: accept the address as given and verify it later. Do not resend the same batch.`,
+What to do with each result: valid: use it; corrected: use normalized; ambiguous or invalid: call verify_address on that address for messages, suggestions and its own nextStep; unsupported (a country other than NL and BE): accept the address as given, do not check it again; error: fix that item's input; unavailable: accept the address as given and verify it later. Only the addresses checked against a register (checked in the result) count as verifications. Do not resend the same batch.`,
 		InputSchema: schemaFor[BatchInput](func(p map[string]*jsonschema.Schema) {
 			p["addresses"].Types, p["addresses"].Type = nil, "array" // not null: 1 to 100 items
 			p["addresses"].MinItems = ptr(1)
@@ -329,7 +346,8 @@ What to do with each result: valid: use it; corrected: use normalized; ambiguous
 			enum(p["carrier"], carrierEnum)
 		}),
 		OutputSchema: outputSchema[BatchOutput](func(p map[string]*jsonschema.Schema) {
-			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), statusError, statusUnavailable))
+			enum(p["results"].Items.Properties["status"], append(append([]any{}, verdictEnum...), statusUnsupported, statusError, statusUnavailable))
+			p["checked"].Minimum, p["checked"].Maximum = ptr(0.0), ptr(float64(adreswijzer.MaxBatchSize))
 		}),
 	}, s.batchTool)
 

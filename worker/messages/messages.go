@@ -185,9 +185,12 @@ const (
 	// ServiceUnavailable tells the caller to fail open, as the spec requires.
 	ServiceUnavailable Situation = "serviceUnavailable"
 	// BatchValid and BatchReview end a batch of addresses as a whole: its compact results
-	// carry no sentence each.
-	BatchValid  Situation = "batchValid"
-	BatchReview Situation = "batchReview"
+	// carry no sentence each. BatchAccept and BatchReviewAccept are the same with addresses
+	// of unsupported countries among them, which are accepted as given, not checked again.
+	BatchValid        Situation = "batchValid"
+	BatchReview       Situation = "batchReview"
+	BatchAccept       Situation = "batchAccept"
+	BatchReviewAccept Situation = "batchReviewAccept"
 )
 
 const blockingPrefix = "blocking:"
@@ -209,7 +212,7 @@ func Situations() []Situation {
 		Valid, ValidPlanned, Corrected, Ambiguous, MissingHouseNumber, PoBoxNotAllowed,
 		InvalidConfirmable, ConfirmedByCustomer, UnsupportedCountry, CountryAmbiguous,
 		LookupOne, LookupSeveral, LookupNone, SuggestNone, ServiceUnavailable,
-		BatchValid, BatchReview,
+		BatchValid, BatchReview, BatchAccept, BatchReviewAccept,
 	}
 	for _, f := range fields {
 		out = append(out, Blocking(f))

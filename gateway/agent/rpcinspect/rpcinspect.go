@@ -26,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	sdkjson "github.com/segmentio/encoding/json"
+
+	"github.com/adreswijzer/adreswijzer"
 )
 
 // Tool names whose cost is not one call. The MCP server registers its tools under these
@@ -83,6 +85,13 @@ type Call struct {
 	// ProtocolVersion is the revision named in the call's _meta (stateless revision); empty
 	// for clients that negotiated one with initialize.
 	ProtocolVersion string
+	// Session is the call's sessionId argument (verify, lookup and suggest take one), when it
+	// is one the tool's schema takes; "" otherwise. Calls that share one count as one
+	// verification with the verify that ends them, as REST calls do.
+	Session string
+	// Confirmed: a verify with customerConfirmed true, which counts as REST's validate with
+	// it does (see usage.Charge.Confirmed).
+	Confirmed bool
 }
 
 // Request is what a body holds.
@@ -184,8 +193,32 @@ func inspectCall(m message, mac hash.Hash) Call {
 		c.Cost = 0
 	case ToolVerifyBatch:
 		c.Cost = batchCost(p.Arguments)
+	case ToolVerify, ToolLookup, ToolSuggest:
+		c.Session, c.Confirmed = sessionOf(p.Arguments)
+		c.Confirmed = c.Confirmed && p.Name == ToolVerify
 	}
 	return c
+}
+
+// sessionArgs are the arguments the counting of a call reads.
+type sessionArgs struct {
+	SessionID         json.RawMessage `json:"sessionId"`
+	CustomerConfirmed json.RawMessage `json:"customerConfirmed"`
+}
+
+// sessionOf reads the sessionId of a call's arguments, when it is a string the tool's schema
+// takes (a call with another is refused by the tool and given back), and whether
+// customerConfirmed is true.
+func sessionOf(args json.RawMessage) (session string, confirmed bool) {
+	var a sessionArgs
+	if decode(args, &a) != nil {
+		return "", false
+	}
+	confirmed = string(bytes.TrimSpace(a.CustomerConfirmed)) == "true"
+	if len(a.SessionID) == 0 || a.SessionID[0] != '"' || decode(a.SessionID, &session) != nil || !adreswijzer.ValidSessionID(session) {
+		return "", confirmed
+	}
+	return session, confirmed
 }
 
 // batchCost is the number of addresses of a batch the server will verify, and one for a

@@ -153,6 +153,41 @@ func TestBatchCost(t *testing.T) {
 	}
 }
 
+// The sessionId of the address tools, as the tool's schema takes it, and customerConfirmed of
+// a verify: what the counting of sessions reads. A sessionId the schema refuses counts as
+// none (the call is refused and given back); the batch and the free tool take none.
+func TestSession(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool, args string
+		session          string
+		confirmed        bool
+	}{
+		{"verify", ToolVerify, `{"address":"x","sessionId":"addr-1"}`, "addr-1", false},
+		{"lookup", ToolLookup, `{"country":"NL","sessionId":"a.b:c_d-1"}`, "a.b:c_d-1", false},
+		{"suggest", ToolSuggest, `{"query":"x","sessionId":"` + strings.Repeat("s", 64) + `"}`, strings.Repeat("s", 64), false},
+		{"confirmed verify", ToolVerify, `{"address":"x","sessionId":"s","customerConfirmed":true}`, "s", true},
+		{"confirmed without session", ToolVerify, `{"address":"x","customerConfirmed":true}`, "", true},
+		{"confirmed is a verify's only", ToolLookup, `{"sessionId":"s","customerConfirmed":true}`, "s", false},
+		{"confirmed false", ToolVerify, `{"sessionId":"s","customerConfirmed":false}`, "s", false},
+		{"no session", ToolVerify, `{"address":"x"}`, "", false},
+		{"session with a space", ToolVerify, `{"sessionId":"a b"}`, "", false},
+		{"session too long", ToolVerify, `{"sessionId":"` + strings.Repeat("s", 65) + `"}`, "", false},
+		{"empty session", ToolVerify, `{"sessionId":""}`, "", false},
+		{"session a number", ToolVerify, `{"sessionId":12}`, "", false},
+		{"session in capitals is another member", ToolVerify, `{"SESSIONID":"s"}`, "", false},
+		{"the batch takes none", ToolVerifyBatch, `{"sessionId":"s","addresses":[{"id":"1"}]}`, "", false},
+		{"arguments not an object", ToolVerify, `["sessionId"]`, "", false},
+	} {
+		req, err := Inspect([]byte(call(1, tc.tool, tc.args)), nil)
+		if err != nil || len(req.Calls) != 1 {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c := req.Calls[0]; c.Session != tc.session || c.Confirmed != tc.confirmed {
+			t.Errorf("%s: session %q confirmed %v, want %q %v", tc.name, c.Session, c.Confirmed, tc.session, tc.confirmed)
+		}
+	}
+}
+
 func TestMalformed(t *testing.T) {
 	for _, body := range []string{"", "   ", "null", "42", `"x"`, "[]", "{", `[{"method":`, `{"method":1}`} {
 		if _, err := Inspect([]byte(body), nil); !errors.Is(err, ErrMalformed) {
