@@ -201,3 +201,42 @@ func TestAgentBilling(t *testing.T) {
 	}
 	g.stableUsage("acct-agent-billing", want)
 }
+
+// REST calls about a country without a register are answered UNSUPPORTED_COUNTRY and not
+// counted; a lookup's country segment that is no lower-case code is 422 (not 404), and a
+// method a path does not take is 405 with the methods it does take.
+func TestRESTCountries(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-rest-abroad"}}})
+	for _, r := range []req{
+		{path: "/v1/de/lookup?postcode=10117&number=1", key: "live"},
+		{path: "/v1/suggest?country=DE&q=Unter", key: "live"},
+		{path: "/v1/autocomplete?country=fr&q=Rue+de+Rivoli", key: "live"},
+		{path: "/v1/validate", key: "live", body: []byte(`{"countryCode":"DE","address1":"Unter den Linden 1","zip":"10117","city":"Berlin"}`)},
+	} {
+		a := g.do(r)
+		if a.status != 200 || !strings.Contains(string(a.body), `"UNSUPPORTED_COUNTRY"`) {
+			t.Errorf("%s: %d %.300s", r.path, a.status, a.body)
+		}
+	}
+	expect(t, "a validate at home", g.do(req{path: "/v1/validate", key: "live", body: validateBody("")}), 200, "")
+	for _, path := range []string{"/v1/NL/lookup?postcode=1381CS&number=16", "/v1/nld/lookup?postcode=1381CS&number=16", "/v1/1x/lookup?postcode=1&number=1"} {
+		a := g.do(req{path: path, key: "live"})
+		expect(t, path, a, 422, adreswijzer.ErrValidationFailed)
+		if !strings.Contains(a.errorBody().Message, "country") {
+			t.Errorf("%s: %q", path, a.errorBody().Message)
+		}
+	}
+	for _, c := range []struct{ method, path, allow string }{
+		{http.MethodGet, "/v1/validate", "POST"},
+		{http.MethodDelete, "/v1/nl/lookup", "GET, HEAD, POST"},
+		{http.MethodPut, "/v1/suggest", "GET, HEAD, POST"},
+	} {
+		a := g.do(req{method: c.method, path: c.path, key: "live"})
+		expect(t, c.method+" "+c.path, a, 405, adreswijzer.ErrNotFound)
+		if a.header.Get("Allow") != c.allow || !strings.Contains(a.errorBody().Message, c.allow) {
+			t.Errorf("%s %s: Allow %q, message %q", c.method, c.path, a.header.Get("Allow"), a.errorBody().Message)
+		}
+	}
+	g.stableUsage("acct-rest-abroad", 1)
+}

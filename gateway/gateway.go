@@ -294,6 +294,9 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	// exposed as one in the query, and its caller must hear why the call failed.
 	inURL := credentialInURL(r.URL, &params)
 	if route == RouteNotFound && !inURL {
+		if allow := Allow(r.URL.Path); allow != "" {
+			return d, apierr.MethodNotAllowed(allow)
+		}
 		return d, apierr.NotFound()
 	}
 	for _, x := range g.Extensions {
@@ -396,8 +399,10 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	// A HEAD request gets the headers of a GET's answer and none of its data: nothing is
 	// verified for the caller, so nothing is counted, and the session of its sessionId is left
 	// as it was. It is authenticated and rate-limited like the GET, and a test key's daily
-	// calls include it, for the register still does the work.
-	if route.Data() && !p.Testing && !p.Uncounted && r.Method != http.MethodHead {
+	// calls include it, for the register still does the work. A call about a country without
+	// a register is answered UNSUPPORTED_COUNTRY without asking one: nothing is verified, and
+	// it is not counted either.
+	if route.Data() && !p.Testing && !p.Uncounted && r.Method != http.MethodHead && !in.unsupported {
 		call := usage.Lookup
 		switch route {
 		case RouteSuggest, RouteAutocomplete:
@@ -606,8 +611,10 @@ type input struct {
 	// is not a confirmation.
 	confirmed bool
 	country   adreswijzer.Country
-	badBody   bool // a POST body that is not a JSON object
-	body      []byte
+	// unsupported: the call names a country without a register (see unsupportedParam).
+	unsupported bool
+	badBody     bool // a POST body that is not a JSON object
+	body        []byte
 }
 
 // readInput takes sessionId and the routing country from the query (GET) or the body
@@ -667,8 +674,14 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 			in.badBody = true
 		}
 	}
-	if route != RouteLookup && route != RouteAgent {
+	switch route {
+	case RouteLookup:
+		seg, _ := lookupSegment(r.URL.Path)
+		in.unsupported = unsupportedPath(seg)
+	case RouteAgent:
+	default:
 		in.country, _ = adreswijzer.ParseCountry(countryParam)
+		in.unsupported = in.country == "" && unsupportedParam(countryParam)
 	}
 	return in, nil
 }

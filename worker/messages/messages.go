@@ -236,6 +236,15 @@ func NextStep(lang adreswijzer.Language, s Situation) string {
 	return t.check[""]
 }
 
+// MethodNotAllowed returns the message and nextStep of a 405: the path takes only the
+// methods of allow, the Allow header's list. Its code stays NOT_FOUND, the spec's code for a
+// call to something that is not there. In English, as a 405 is answered before any
+// parameter, lang included, is read.
+func MethodNotAllowed(allow string) (message, nextStep string) {
+	return "This endpoint does not take this method; it takes " + allow + ".",
+		"Send the request with one of the methods in the Allow header."
+}
+
 // Error returns the message and nextStep of an HTTP error body. They never repeat anything
 // the caller sent, so an error body can be logged and cached safely. An unknown code gets
 // the INTERNAL_ERROR texts.
