@@ -143,3 +143,30 @@ func TestAgentSlowWorker(t *testing.T) {
 	}
 	g.stableUsage("acct-slow", 1)
 }
+
+// Without an authorization server, /mcp's challenges point to no metadata (there is none: it
+// could name no authorization server to sign in with), and say what RFC 6750 has them say: a
+// refused key invalid_token, a key without the scope insufficient_scope with a 403.
+func TestAgentChallenges(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-challenges"},
+			{Name: "noscope", Kind: keys.Live, Account: "acct-challenges", Scopes: []string{"billing:read"}}}})
+	for _, c := range []struct {
+		name   string
+		r      req
+		status int
+		want   string
+	}{
+		{"no credential", req{path: "/mcp", body: toolsList, headers: mcpHeaders}, 401, `Bearer realm="adreswijzer", scope="address:verify"`},
+		{"unknown key", req{path: "/mcp", auth: "Bearer aw_live_" + strings.Repeat("Q", 43), body: toolsList, headers: mcpHeaders}, 401,
+			`Bearer realm="adreswijzer", error="invalid_token", scope="address:verify"`},
+		{"key without the scope", req{path: "/mcp", key: "noscope", body: toolsList, headers: mcpHeaders}, 403,
+			`Bearer realm="adreswijzer", error="insufficient_scope", scope="address:verify"`},
+	} {
+		a := g.do(c.r)
+		if a.status != c.status || a.header.Get("WWW-Authenticate") != c.want {
+			t.Errorf("%s: %d, challenge %q, want %d %q", c.name, a.status, a.header.Get("WWW-Authenticate"), c.status, c.want)
+		}
+	}
+	expect(t, "metadata", g.do(req{path: "/.well-known/oauth-protected-resource/mcp"}), 404, adreswijzer.ErrNotFound)
+}

@@ -169,7 +169,8 @@ func (g *Gateway) Config() Config { return g.cfg }
 // Close writes what the gateway's throttled log lines counted; the Parts stay open.
 func (g *Gateway) Close() { g.ops.Close() }
 
-// Challenges are the WWW-Authenticate values of a route's 401s.
+// Challenges are the WWW-Authenticate values of a route's 401s and of its 403 for a
+// credential without the scope.
 type Challenges struct {
 	// Missing: the request carried no credential the gateway read (none, or one in the URL).
 	Missing string
@@ -177,6 +178,17 @@ type Challenges struct {
 	// RFC 6750 asks for error="invalid_token" then, so that a client knows to get a new one
 	// rather than retry the one it has.
 	Refused string
+	// Scope: the credential is good but lacks the scope address:verify (RFC 6750's
+	// insufficient_scope, with the scope to ask for), sent with the 403.
+	Scope string
+}
+
+// restChallenges are the challenges of the REST interface (and of routes whose extension
+// sets none). The realm names the service; a REST client has no metadata to discover.
+var restChallenges = Challenges{
+	Missing: `Bearer realm="adreswijzer"`,
+	Refused: `Bearer realm="adreswijzer", error="invalid_token"`,
+	Scope:   `Bearer realm="adreswijzer", error="insufficient_scope", scope="` + keys.ScopeVerify + `"`,
 }
 
 // Decision is the outcome of Decide for a request that may go on.
@@ -192,8 +204,9 @@ type Decision struct {
 	// health body itself (WriteHealthDown), not an error. (Beside Preflight, so that the two
 	// share a word: see maxDecisionSize.)
 	Health bool
-	// credRefused: a bearer credential was presented and refused (see Challenges).
-	credRefused bool
+	// credRefused: a bearer credential was presented and refused; scopeRefused: it lacked
+	// the scope (see Challenges).
+	credRefused, scopeRefused bool
 	// Origin to allow in CORS headers ("" for none).
 	Origin string
 	// Cache is set when the answer may come from and go to the answer cache.
@@ -260,10 +273,18 @@ func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) 
 	if e == nil {
 		return d, nil
 	}
-	if e.Status == http.StatusUnauthorized && e.Challenge == "" && d.Challenge != nil {
-		e.Challenge = d.Challenge.Missing
-		if d.credRefused {
-			e.Challenge = d.Challenge.Refused
+	if e.Challenge == "" {
+		ch := d.Challenge
+		if ch == nil {
+			ch = &restChallenges
+		}
+		switch {
+		case e.Status == http.StatusUnauthorized && d.credRefused:
+			e.Challenge = ch.Refused
+		case e.Status == http.StatusUnauthorized:
+			e.Challenge = ch.Missing
+		case d.scopeRefused:
+			e.Challenge = ch.Scope
 		}
 	}
 	if d.Body != nil {
@@ -356,6 +377,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		return d, apierr.RouteNotAllowed()
 	}
 	if !p.hasScope(keys.ScopeVerify) {
+		d.scopeRefused = true
 		return d, apierr.MissingScope()
 	}
 

@@ -51,7 +51,8 @@ type Config struct {
 	// (unless Hosts is set) the one host name /mcp is served under. Required.
 	Resource string
 	// Issuer is the OAuth authorization server agents sign in with. Empty: API keys only;
-	// the metadata is still served, naming no authorization server.
+	// the metadata is then answered 404 and the challenges point to none (see
+	// oauth.Challenge).
 	Issuer string
 	// JWKSURL is where the authorization server publishes its signing keys; empty means
 	// discovered from the issuer's metadata.
@@ -136,8 +137,16 @@ func New(cfg Config, local *limits.Memory) (*Extension, error) {
 		ResourceName: cfg.ResourceName, ResourceDocumentation: cfg.ResourceDocumentation, HTTPClient: cfg.HTTPClient,
 	}
 	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log,
-		ops:        oplog.New(cfg.Log, 0),
-		challenges: gateway.Challenges{Missing: oauth.Challenge(mdURL), Refused: oauth.ChallengeFor(mdURL, oauth.ErrInvalidToken)}}
+		ops: oplog.New(cfg.Log, 0)}
+	// Challenges point to the metadata only where it names an authorization server: see
+	// oauth.Challenge. The metadata is then not served at all (Screen).
+	challengeURL := mdURL
+	if cfg.Issuer == "" {
+		challengeURL = ""
+	}
+	x.challenges = gateway.Challenges{Missing: oauth.Challenge(challengeURL),
+		Refused: oauth.ChallengeFor(challengeURL, oauth.ErrInvalidToken),
+		Scope:   oauth.ChallengeFor(challengeURL, oauth.ErrInsufficientScope)}
 	if cfg.Issuer != "" {
 		if x.verifier, err = oauth.NewVerifier(ocfg); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
@@ -184,7 +193,8 @@ func (x *Extension) Bind(g *gateway.Gateway) {
 // Close writes what the extension's throttled log lines counted.
 func (x *Extension) Close() { x.ops.Close() }
 
-// MetadataURL is the URL of the protected-resource metadata, which every 401 of /mcp names.
+// MetadataURL is the URL of the protected-resource metadata, which every 401 of /mcp names
+// when an authorization server is configured.
 func (x *Extension) MetadataURL() string { return x.metadataURL }
 
 // Screen serves the metadata document, and keeps /mcp to the configured host names and to
@@ -194,9 +204,15 @@ func (x *Extension) MetadataURL() string { return x.metadataURL }
 func (x *Extension) Screen(r *http.Request, d *gateway.Decision) *apierr.Error {
 	switch d.Route {
 	case gateway.RoutePublic:
-		if r.URL.Path == oauth.MetadataPath {
-			d.Answer = x.metadata
+		if r.URL.Path != oauth.MetadataPath {
+			return nil
 		}
+		if x.verifier == nil {
+			// No authorization server: metadata without one would lead an MCP client into
+			// an OAuth flow that cannot work (see oauth.Challenge).
+			return apierr.NotFound()
+		}
+		d.Answer = x.metadata
 		return nil
 	case gateway.RouteAgent:
 	default:

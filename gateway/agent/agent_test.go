@@ -192,25 +192,47 @@ func TestScreen(t *testing.T) {
 		if (e == nil) != c.ok || e != nil && (e.Status != http.StatusForbidden || e.Code != adreswijzer.ErrForbidden) {
 			t.Errorf("Host %q Origin %q: %v, want allowed %v", c.host, c.origin, e, c.ok)
 		}
-		if d.Challenge == nil || d.Challenge.Missing != oauth.Challenge("https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp") {
+		// Without an authorization server the challenges point to no metadata.
+		if d.Challenge == nil || *d.Challenge != (gateway.Challenges{Missing: `Bearer realm="adreswijzer", scope="address:verify"`,
+			Refused: `Bearer realm="adreswijzer", error="invalid_token", scope="address:verify"`,
+			Scope:   `Bearer realm="adreswijzer", error="insufficient_scope", scope="address:verify"`}) {
 			t.Errorf("challenge %+v", d.Challenge)
 		}
 	}
-	// Other routes are not screened; the metadata is served.
+	// Other routes are not screened.
 	r := httptest.NewRequest(http.MethodGet, "/v1/nl/lookup", nil)
 	r.Host = "evil.example"
 	if e := f.x.Screen(r, &gateway.Decision{Route: gateway.RouteLookup}); e != nil {
 		t.Errorf("REST screened: %v", e)
 	}
+	// Without an authorization server there is no metadata: it could only name none.
 	d := &gateway.Decision{Route: gateway.RoutePublic}
-	f.x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d)
+	if e := f.x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d); e == nil || e.Status != http.StatusNotFound || d.Answer != nil {
+		t.Errorf("metadata without an authorization server: %v", e)
+	}
+	// With one, the metadata names it and every challenge of /mcp points to the metadata.
+	x, err := New(Config{Resource: resource, Issuer: "https://auth.adreswijzer.example"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = &gateway.Decision{Route: gateway.RoutePublic}
+	x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d)
 	if d.Answer == nil {
 		t.Fatal("metadata not answered")
 	}
 	rec := httptest.NewRecorder()
 	d.Answer.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil))
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"resource":"`+resource+`"`) {
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"resource":"`+resource+`"`) ||
+		!strings.Contains(rec.Body.String(), `"authorization_servers":["https://auth.adreswijzer.example"]`) {
 		t.Errorf("metadata %d %s", rec.Code, rec.Body)
+	}
+	md := "https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp"
+	d = &gateway.Decision{Route: gateway.RouteAgent}
+	r = httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	r.Host = "api.adreswijzer.example"
+	if e := x.Screen(r, d); e != nil || d.Challenge == nil || d.Challenge.Missing != oauth.Challenge(md) ||
+		d.Challenge.Refused != oauth.ChallengeFor(md, oauth.ErrInvalidToken) || d.Challenge.Scope != oauth.ChallengeFor(md, oauth.ErrInsufficientScope) {
+		t.Errorf("challenges with an authorization server: %v %+v", e, d.Challenge)
 	}
 }
 
