@@ -146,7 +146,8 @@ func TestAgentSlowWorker(t *testing.T) {
 
 // Without an authorization server, /mcp's challenges point to no metadata (there is none: it
 // could name no authorization server to sign in with), and say what RFC 6750 has them say: a
-// refused key invalid_token, a key without the scope insufficient_scope with a 403.
+// refused key invalid_token, a key without the scope insufficient_scope with a 403. A body
+// that is not JSON gets the JSON-RPC parse error.
 func TestAgentChallenges(t *testing.T) {
 	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(),
 		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-challenges"},
@@ -169,4 +170,13 @@ func TestAgentChallenges(t *testing.T) {
 		}
 	}
 	expect(t, "metadata", g.do(req{path: "/.well-known/oauth-protected-resource/mcp"}), 404, adreswijzer.ErrNotFound)
+
+	a := g.do(req{path: "/mcp", key: "live", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"`), headers: mcpHeaders})
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error struct{ Code int }
+	}
+	if err := json.Unmarshal(a.body, &m); err != nil || a.status != 400 || string(m.ID) != "null" || m.Error.Code != -32700 {
+		t.Errorf("malformed JSON: %d %s", a.status, a.body)
+	}
 }

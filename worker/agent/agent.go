@@ -11,10 +11,15 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -117,11 +122,49 @@ func NewServer(engine *match.Engine, opts Options) *mcp.Server {
 // log lines can quote what a client sent.
 func NewHandler(engine *match.Engine, opts Options) http.Handler {
 	srv := NewServer(engine, opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	return parseErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        MaxBodyBytes,
+	}))
+}
+
+// parseError is the JSON-RPC answer to a body that is not JSON: the parse error (-32700),
+// with a null id, as JSON-RPC 2.0 has it when the request's id could not be read.
+const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}` + "\n"
+
+// parseErrors answers a POST whose body is not JSON with the JSON-RPC parse error and status
+// 400, as the streamable HTTP transport allows, where the SDK answers a plain-text 400 that a
+// JSON-RPC client cannot read. Every other request goes to the SDK with its body restored.
+// The body is read once more here, bounded as the SDK bounds it; json.Valid is a scan without
+// allocations.
+func parseErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+		r.Body.Close()
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+			return
+		}
+		if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", strconv.Itoa(len(parseError)))
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, parseError)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
 	})
 }
 

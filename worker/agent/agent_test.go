@@ -703,6 +703,32 @@ func TestBareStatelessRequest(t *testing.T) {
 	}
 }
 
+// A body that is not JSON gets the JSON-RPC parse error (-32700, id null) with status 400,
+// which a JSON-RPC client reads, not the SDK's plain-text 400.
+func TestParseError(t *testing.T) {
+	url := serve(t, sampleData(t), Options{})
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"`, `not json`, `{"jsonrpc":"2.0","id":1} }`} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var m struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct{ Code int }
+		}
+		if err := json.Unmarshal(b, &m); err != nil || resp.StatusCode != 400 || m.JSONRPC != "2.0" || string(m.ID) != "null" ||
+			m.Error.Code != -32700 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%q: %d %s", body, resp.StatusCode, b)
+		}
+	}
+}
+
 // TestUnsupportedCountryLookupSuggest (and verify): lookup_address and suggest_address take any
 // two-letter country and answer one without a register as verify_address does, with
 // UNSUPPORTED_COUNTRY and the step to accept the address, never with a schema error. The

@@ -190,6 +190,8 @@ func validExchanges() []exchange {
 			header: hdr("WWW-Authenticate", `Bearer resource_metadata="https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp", scope="address:verify"`), body: unauthorized},
 		{name: "MCP without credential, no authorization server", method: "POST", target: "/mcp", reqBody: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 401,
 			header: hdr("WWW-Authenticate", `Bearer realm="adreswijzer", scope="address:verify"`), body: unauthorized},
+		{name: "MCP parse error", method: "POST", target: "/mcp", reqBody: `{"jsonrpc":`, status: 400,
+			body: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
 		{name: "MCP transport fault", method: "POST", target: "/mcp", reqBody: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 400,
 			header: hdr("Content-Type", "text/plain; charset=utf-8"), body: "Accept must contain both 'application/json' and 'text/event-stream'\n"},
 		{name: "MCP GET", method: "GET", target: "/mcp", status: 405, header: hdr("Allow", "POST", "Content-Type", "text/plain; charset=utf-8"), body: "Method Not Allowed\n"},
