@@ -13,25 +13,31 @@ import (
 // points, more than 500`. That text quotes what the agent sent, which no answer of ours may
 // (it ends up in logs next to the customer's address), and reads like a stack trace.
 // schemaMessage writes it as the handlers write theirs: which argument, what is wrong, what
-// to do, never its value. It reads the messages of the pinned jsonschema-go; a form it does
-// not know keeps its wording with every quoted value taken out.
+// to do, never its value. It reads the messages of the pinned jsonschema-go, whose values
+// come after the keyword: the locations are read from the front, the bounds from the back,
+// so a value that looks like a message changes nothing. A form it does not know is named by
+// its keyword alone.
 
 // schemaPrefix starts every message of the SDK's input validation.
 const schemaPrefix = `validating "arguments": `
 
 var (
-	// schemaPath finds the schema locations of a message, outermost first.
-	schemaPath = regexp.MustCompile(`validating (/[^:]*): `)
-	// quoted is a Go-quoted string in a message (%q of the value).
+	// schemaStep is one location of a message, at its front: "validating root: " or
+	// "validating /properties/addresses: ".
+	schemaStep = regexp.MustCompile(`^validating (root|/[^:]*): `)
+	// keyword is the rule that failed, at the front of what follows the locations.
+	keyword = regexp.MustCompile(`^([A-Za-z]+):? `)
+	// trailingNumber is the number a message ends with: the schema's bound.
+	trailingNumber = regexp.MustCompile(`(-?[0-9]+(?:\.[0-9]+)?)\s*$`)
+	// arrayLength is the length of the array of a minItems or maxItems message, which holds no
+	// value of the caller's.
+	arrayLength = regexp.MustCompile(`^array length ([0-9]+)`)
+	// quoted is a Go-quoted string: a property name of a required or additionalProperties
+	// message.
 	quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	// number is the last number of a message, the bound.
-	number = regexp.MustCompile(`(-?[0-9]+(?:\.[0-9]+)?)\s*$`)
-	// anyOf is the list of allowed values of an enum message.
-	anyOf = regexp.MustCompile(`any of: \[(.*)\]\s*$`)
-	// arrayLength is the length of the array of a minItems or maxItems message.
-	arrayLength = regexp.MustCompile(`array length ([0-9]+)`)
-	// wantType is the wanted type of a type message.
-	wantType = regexp.MustCompile(`want (?:one of )?(.*)$`)
+	// memberName is a member name that is repeated in a message: the names of the tools' own
+	// arguments and ones like them, not text that may be an address.
+	memberName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,39}$`)
 )
 
 // schemaMessage rewrites the SDK's message of arguments that fail the input schema; any
@@ -42,61 +48,68 @@ func schemaMessage(msg string) string {
 		return msg
 	}
 	field := ""
-	if locs := schemaPath.FindAllStringSubmatchIndex(rest, -1); len(locs) > 0 {
-		last := locs[len(locs)-1]
-		field = fieldName(rest[last[2]:last[3]])
-		rest = rest[last[1]:]
-	} else {
-		rest = strings.TrimPrefix(rest, "validating root: ")
+	for {
+		m := schemaStep.FindStringSubmatchIndex(rest)
+		if m == nil {
+			break
+		}
+		if p := rest[m[2]:m[3]]; p != "root" {
+			field = fieldName(p)
+		}
+		rest = rest[m[1]:]
 	}
-	keyword, detail, _ := strings.Cut(rest, ": ")
-	if d, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
-		keyword, detail = "additionalProperties", d
-	}
-	bound := number.FindString(detail)
 	subject := field
 	if subject == "" {
 		subject = "The arguments"
 	}
-	switch keyword {
+	if d, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
+		if field == "" {
+			return "Unknown arguments: " + names(d) + "."
+		}
+		return fmt.Sprintf("%s has unknown members: %s.", subject, names(d))
+	}
+	k := keyword.FindStringSubmatch(rest)
+	if k == nil {
+		return subject + " does not pass the input schema."
+	}
+	detail := rest[len(k[0]):]
+	n := trailingNumber.FindString(detail)
+	switch k[1] {
 	case "maxLength":
-		return fmt.Sprintf("%s is longer than %s characters.", subject, bound)
+		return fmt.Sprintf("%s is longer than %s characters.", subject, n)
 	case "minLength":
-		if bound == "1" {
+		if n == "1" {
 			return subject + " is empty."
 		}
-		return fmt.Sprintf("%s is shorter than %s characters.", subject, bound)
+		return fmt.Sprintf("%s is shorter than %s characters.", subject, n)
 	case "maxItems":
 		had := "more"
 		if m := arrayLength.FindStringSubmatch(detail); m != nil {
 			had = m[1]
 		}
-		return fmt.Sprintf("%s takes at most %s items; this call had %s. Split the list into calls of at most %s; nothing was verified.", subject, bound, had, bound)
+		return fmt.Sprintf("%s takes at most %s items; this call had %s. Split the list into calls of at most %s; nothing was verified.", subject, n, had, n)
 	case "minItems":
-		return fmt.Sprintf("%s is empty: give at least %s.", subject, bound)
+		return fmt.Sprintf("%s is empty: give at least %s.", subject, n)
 	case "minimum":
-		return fmt.Sprintf("%s must be at least %s.", subject, integer(bound))
+		return fmt.Sprintf("%s must be at least %s.", subject, integer(n))
 	case "maximum":
-		return fmt.Sprintf("%s must be at most %s.", subject, integer(bound))
+		return fmt.Sprintf("%s must be at most %s.", subject, integer(n))
 	case "pattern":
 		return subject + " is not in the form the input schema gives: " + patternHint(field)
 	case "enum":
-		if m := anyOf.FindStringSubmatch(detail); m != nil {
-			return fmt.Sprintf("%s must be one of %s.", subject, strings.Join(strings.Fields(m[1]), ", "))
+		// "<value> does not equal any of: [nl fr de en]": the list is the message's last.
+		if i := strings.LastIndex(detail, "any of: ["); i >= 0 && strings.HasSuffix(detail, "]") {
+			return fmt.Sprintf("%s must be one of %s.", subject, strings.Join(strings.Fields(detail[i+len("any of: ["):len(detail)-1]), ", "))
 		}
 	case "type":
-		if m := wantType.FindStringSubmatch(detail); m != nil {
-			return fmt.Sprintf("%s must be of type %s.", subject, strings.ReplaceAll(m[1], `"`, ""))
+		// `<value> has type "string", want "integer"`: the wanted type is the message's last.
+		if i := strings.LastIndex(detail, ", want "); i >= 0 {
+			return fmt.Sprintf("%s must be of type %s.", subject, strings.Trim(strings.TrimPrefix(detail[i+len(", want "):], "one of "), `"`))
 		}
 	case "required":
 		return fmt.Sprintf("%s lack%s: %s.", subject, map[bool]string{true: "", false: "s"}[field == ""], names(detail))
-	case "additionalProperties":
-		if field == "" {
-			return "Unknown arguments: " + names(detail) + "."
-		}
-		return fmt.Sprintf("%s has unknown members: %s.", subject, names(detail))
 	}
-	return subject + ": " + quoted.ReplaceAllString(rest, "(the value)")
+	return fmt.Sprintf("%s does not pass the input schema (%s).", subject, k[1])
 }
 
 // fieldName reads a schema location (/properties/addresses/items/properties/id) as the
@@ -121,12 +134,18 @@ func fieldName(path string) string {
 	return b.String()
 }
 
-// names lists the quoted names of a required or additionalProperties message.
+// names lists the quoted names of a required or additionalProperties message; a name that
+// does not look like one (it may be text the agent meant as a value) is not repeated.
 func names(detail string) string {
 	var out []string
 	for _, q := range quoted.FindAllString(detail, -1) {
-		if s, err := strconv.Unquote(q); err == nil {
+		s, err := strconv.Unquote(q)
+		switch {
+		case err != nil:
+		case memberName.MatchString(s):
 			out = append(out, s)
+		default:
+			out = append(out, "(a member whose name is not an argument's)")
 		}
 	}
 	return strings.Join(out, ", ")
