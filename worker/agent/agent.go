@@ -268,6 +268,7 @@ Which tool:
 
 Rules:
 - Answers only change when the register data changes: never repeat an identical call. Identical calls more than 5 times a minute are refused; limits are 60 calls a minute (bursts of 20; a batch counts each address) and 10,000 a day.
-- Fail open: if a tool says the register is temporarily unavailable, accept the address as the person gave it and verify it later. Never stop a person because of this service. "blocking" in a result is advice, not a rule.
+- Fail open: if a tool says the register is temporarily unavailable, accept the address as the person gave it and verify it later. Never stop a person because of this service. "blocking" in a result is advice, not a rule. A refused call (limits, quota, register unavailable) is a tool error whose structured content has a code, the seconds to wait where waiting helps, and acceptAsTyped: true when the address may be accepted as given.
+- Counting: give suggest_address, lookup_address and the verify_address that ends them the same sessionId for one address (a new one for each address): they count as one verification. Addresses outside NL and BE are not checked and not counted: accept them as given.
 - Every result names its register (meta.source) and dataset version (meta.datasetVersion). Show meta.attribution with Belgian data.
 - Results carry a nextStep sentence meant for the person; lang (nl, fr, de, en) picks its language.`
