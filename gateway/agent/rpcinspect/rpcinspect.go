@@ -263,14 +263,22 @@ const MaxIDLength = 100
 // server's validator reads as Go's regexp does: tab, newline, form feed, carriage return and
 // space are spaces).
 func usableID(raw json.RawMessage) bool {
-	if len(raw) == 0 || raw[0] != '"' {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return false
 	}
-	var id string
-	if decode(raw, &id) != nil || id == "" || utf8.RuneCountInString(id) > MaxIDLength {
+	id := raw[1 : len(raw)-1] // the body parsed: without escapes, these are the id's bytes
+	if bytes.IndexByte(id, '\\') >= 0 {
+		var s string
+		if decode(raw, &s) != nil {
+			return false
+		}
+		id = []byte(s)
+	}
+	if len(id) == 0 || utf8.RuneCount(id) > MaxIDLength {
 		return false
 	}
-	return strings.ContainsFunc(id, func(r rune) bool { return !strings.ContainsRune("\t\n\f\r ", r) })
+	return bytes.ContainsFunc(id, func(r rune) bool { return !strings.ContainsRune("\t\n\f\r ", r) })
 }
 
 // batchItem is the part of a batch item batchCost checks: the member the tool's schema

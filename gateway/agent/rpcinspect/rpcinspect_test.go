@@ -123,6 +123,8 @@ func TestBatchCost(t *testing.T) {
 		{"id of 100 characters", items(2, `{"id":"`+strings.Repeat("é", 100)+`"}`), 2},
 		{"id with a space inside", items(2, `{"id":" order 1 "}`), 2},
 		{"id of other spaces, which Go's \\S takes for characters", items(2, `{"id":"\u3000"}`), 2},
+		{"id with escapes", items(2, `{"id":"a\\\"b\u00e9"}`), 2},
+		{"id of an escaped space", items(10, `{"id":"\u0020"}`), 1},
 		{"empty id", items(10, `{"id":""}`), 1},
 		{"id of spaces", items(10, `{"id":" \t\n"}`), 1},
 		{"id over 100 characters", items(10, `{"id":"`+strings.Repeat("7", 101)+`"}`), 1},
