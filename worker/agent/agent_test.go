@@ -365,6 +365,36 @@ func TestVerifyErrors(t *testing.T) {
 	}
 }
 
+// Every bound of the input schemas takes the value at the bound (TestVerifyErrors sends one
+// beyond each): the schemas say exactly what is enforced.
+func TestBoundsAccepted(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2025-06-18")
+	addr := "Achtergracht 1, 1381 BK Weesp"
+	session := strings.Repeat("s", 64)
+	for _, c := range []struct {
+		name string
+		tool string
+		args map[string]any
+	}{
+		{"address1, address2, zip and city of 200", ToolVerify, map[string]any{"address1": "Achtergracht 1" + strings.Repeat(" ", 186),
+			"address2": strings.Repeat("x", 200), "zip": "1381 BK" + strings.Repeat(" ", 193), "city": "Weesp" + strings.Repeat(" ", 195)}},
+		{"countryCode of 60", ToolVerify, map[string]any{"address": addr, "countryCode": strings.Repeat("n", 60)}},
+		{"sessionId of 64", ToolVerify, map[string]any{"address": addr, "sessionId": session}},
+		{"sessionId of 1", ToolSuggest, map[string]any{"country": "NL", "query": "Achter", "sessionId": "a"}},
+		{"sessionId of every character allowed", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK", "houseNumber": 1, "sessionId": "aZ09_.:-"}},
+		{"query of 100", ToolSuggest, map[string]any{"country": "NL", "query": "Achtergracht" + strings.Repeat(" ", 88)}},
+		{"postcode of 200", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK" + strings.Repeat(" ", 193), "houseNumber": 1}},
+		{"house number 999999", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK", "houseNumber": 999999}},
+		{"street of 200", ToolLookup, map[string]any{"country": "BE", "postcode": "1502", "street": "Stevens-de Waelplein" + strings.Repeat(" ", 180), "houseNumber": 9}},
+		{"id of 100", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": strings.Repeat("7", 100), "address": addr}}}},
+		{"id of 1", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "7", "address": addr}}}},
+	} {
+		if res := call(t, cs, c.tool, c.args, nil); res.IsError {
+			t.Errorf("%s: refused: %s", c.name, errorText(t, res))
+		}
+	}
+}
+
 func TestLookupAddress(t *testing.T) {
 	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
 	cases := []struct {
