@@ -726,6 +726,7 @@ func TestBareStatelessRequest(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(string(b), `"countryCode":"NL"`) {
 		t.Fatalf("status %d, session %q, body %s", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), b)
 	}
+	toolSchemas(t, connect(t, url, "2026-07-28")).CheckAnswer(t, ToolCountries, b)
 	// The gateway's view of the same body.
 	in, err := rpcinspect.Inspect([]byte(body), nil)
 	if err != nil || len(in.Calls) != 1 || in.Calls[0].Tool != ToolCountries || in.Calls[0].Cost != 0 || in.Calls[0].ProtocolVersion != "2026-07-28" {
