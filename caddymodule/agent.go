@@ -210,8 +210,13 @@ func (a *AgentExtension) Authenticate(ctx context.Context, r *http.Request, rout
 }
 
 // Unserved implements gateway.Settler.
-func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []string {
+func (a *AgentExtension) Unserved(d *gateway.Decision, answer []byte) []gateway.Unserved {
 	return a.x.Unserved(d, answer)
+}
+
+// Recast implements gateway.Recaster.
+func (a *AgentExtension) Recast(r *http.Request, d *gateway.Decision, e *apierr.Error) *apierr.Error {
+	return a.x.Recast(r, d, e)
 }
 
 // CountsCalls implements gateway.CallCounter.
@@ -329,4 +334,5 @@ var (
 	_ gateway.Screener      = (*AgentExtension)(nil)
 	_ gateway.Settler       = (*AgentExtension)(nil)
 	_ gateway.CallCounter   = (*AgentExtension)(nil)
+	_ gateway.Recaster      = (*AgentExtension)(nil)
 )

@@ -133,12 +133,50 @@ func TestAgentSlowWorker(t *testing.T) {
 	if a := call(1); a.status != 200 {
 		t.Errorf("agent call taking 1.5 s: %d %s", a.status, a.body)
 	}
-	// Beyond it: 503 in the spec's shape, and not counted.
+	// Beyond it: the register is unavailable, said as a tool result the model reads, and the
+	// call is not counted.
 	w.Delay(4500 * time.Millisecond)
 	a := call(2)
-	expect(t, "hanging worker", a, 503, adreswijzer.ErrServiceUnavailable)
+	refused(t, "hanging worker", a, 2, adreswijzer.ErrServiceUnavailable, false)
 	if a.took < 3*time.Second || a.took > 4*time.Second {
 		t.Errorf("503 after %v, want after the agent timeout of 3 s", a.took)
 	}
 	g.stableUsage("acct-slow", 1)
+}
+
+// Without an authorization server, /mcp's challenges point to no metadata (there is none: it
+// could name no authorization server to sign in with), and say what RFC 6750 has them say: a
+// refused key invalid_token, a key without the scope insufficient_scope with a 403. A body
+// that is not JSON gets the JSON-RPC parse error.
+func TestAgentChallenges(t *testing.T) {
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-challenges"},
+			{Name: "noscope", Kind: keys.Live, Account: "acct-challenges", Scopes: []string{"billing:read"}}}})
+	for _, c := range []struct {
+		name   string
+		r      req
+		status int
+		want   string
+	}{
+		{"no credential", req{path: "/mcp", body: toolsList, headers: mcpHeaders}, 401, `Bearer realm="adreswijzer", scope="address:verify"`},
+		{"unknown key", req{path: "/mcp", auth: "Bearer aw_live_" + strings.Repeat("Q", 43), body: toolsList, headers: mcpHeaders}, 401,
+			`Bearer realm="adreswijzer", error="invalid_token", scope="address:verify"`},
+		{"key without the scope", req{path: "/mcp", key: "noscope", body: toolsList, headers: mcpHeaders}, 403,
+			`Bearer realm="adreswijzer", error="insufficient_scope", scope="address:verify"`},
+	} {
+		a := g.do(c.r)
+		if a.status != c.status || a.header.Get("WWW-Authenticate") != c.want {
+			t.Errorf("%s: %d, challenge %q, want %d %q", c.name, a.status, a.header.Get("WWW-Authenticate"), c.status, c.want)
+		}
+	}
+	expect(t, "metadata", g.do(req{path: "/.well-known/oauth-protected-resource/mcp"}), 404, adreswijzer.ErrNotFound)
+
+	a := g.do(req{path: "/mcp", key: "live", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"`), headers: mcpHeaders})
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error struct{ Code int }
+	}
+	if err := json.Unmarshal(a.body, &m); err != nil || a.status != 400 || string(m.ID) != "null" || m.Error.Code != -32700 {
+		t.Errorf("malformed JSON: %d %s", a.status, a.body)
+	}
 }

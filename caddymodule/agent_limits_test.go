@@ -34,7 +34,31 @@ type refusal struct {
 		Content    []struct {
 			Type, Text string
 		} `json:"content"`
+		StructuredContent rpcinspect.ToolError `json:"structuredContent"`
 	} `json:"result"`
+}
+
+// refused reads a raw answer as a refusal of tool call id: status 200, a tool result with
+// isError, the code, and the seconds to wait as in the Retry-After header (none when
+// retryAfter is false). Every refusal says the address may be accepted as typed.
+func refused(t *testing.T, what string, a answer, id int, code adreswijzer.ErrorCode, retryAfter bool) rpcinspect.ToolErrorBody {
+	t.Helper()
+	var r refusal
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 200 || r.ID != id || !r.Result.IsError {
+		t.Errorf("%s: %d %.400s, want a tool result with isError for call %d", what, a.status, a.body, id)
+		return rpcinspect.ToolErrorBody{}
+	}
+	e := r.Result.StructuredContent.Error
+	header, _ := strconv.Atoi(a.header.Get("Retry-After"))
+	switch {
+	case e.Code != code || !e.AcceptAsTyped || e.Message == "" || len(r.Result.Content) == 0 || r.Result.Content[0].Text != e.Message:
+		t.Errorf("%s: structured refusal %+v, want %s, acceptable as typed, with the text", what, e, code)
+	case retryAfter && (e.RetryAfterSeconds < 1 || e.RetryAfterSeconds != header):
+		t.Errorf("%s: retryAfterSeconds %d, Retry-After %q: want the same seconds", what, e.RetryAfterSeconds, a.header.Get("Retry-After"))
+	case !retryAfter && (e.RetryAfterSeconds != 0 || a.header.Get("Retry-After") != ""):
+		t.Errorf("%s: says when to retry (%d, %q); waiting does not help", what, e.RetryAfterSeconds, a.header.Get("Retry-After"))
+	}
+	return e
 }
 
 // The spec's agent limits as an agent meets them: bursts of 20 tool calls (then a tool
@@ -77,6 +101,7 @@ func TestAgentLimits(t *testing.T) {
 		if s, err := strconv.Atoi(a.header.Get("Retry-After")); err != nil || s < 1 || s > 2 {
 			t.Errorf("Retry-After %q, want a second or two", a.header.Get("Retry-After"))
 		}
+		refused(t, "over the burst", a, 7, adreswijzer.ErrRateLimited, true)
 		// The free tool passes the rate.
 		if res := callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, nil); res.IsError {
 			t.Errorf("list_supported_countries refused: %s", toolText(res))
@@ -101,9 +126,7 @@ func TestAgentLimits(t *testing.T) {
 		if err := json.Unmarshal(a.body, &r); err != nil || !r.Result.IsError || !strings.Contains(r.Result.Content[0].Text, "Stop retrying") {
 			t.Errorf("respelled repeat: %s", a.body)
 		}
-		if a.header.Get("Retry-After") != "" {
-			t.Error("a repeat refusal says when to retry; it must not be retried")
-		}
+		refused(t, "repeat", a, 8, adreswijzer.ErrRateLimited, false)
 		// Another call still passes.
 		mustVerify(t, cs, map[string]any{"address": harenFR})
 		g.waitUsageFor(t, "acct-repeat", 6)
@@ -137,12 +160,16 @@ func TestAgentLimits(t *testing.T) {
 			}
 		}
 		// Key a has sent four of its ten requests a minute: six more pass, then its requests
-		// are refused with the gateway's 429, free tool or not.
+		// are refused for the plan's request rate, free tool or not: as a tool result the
+		// model reads, with Retry-After. A request without tool calls gets the 429.
 		passed := 0
 		for i := range 10 {
 			a := free(100+i, "a")
-			if a.status == 429 {
-				expect(t, "free tool over the request rate", a, 429, adreswijzer.ErrRateLimited)
+			var r refusal
+			if err := json.Unmarshal(a.body, &r); err == nil && r.Result.IsError {
+				refused(t, "free tool over the request rate", a, 100+i, adreswijzer.ErrRateLimited, true)
+				expect(t, "tools/list over the request rate", g.do(req{path: "/mcp", key: "a", body: toolsList, headers: mcpHeaders}),
+					429, adreswijzer.ErrRateLimited)
 				break
 			}
 			if a.status != 200 {
@@ -181,6 +208,7 @@ func TestAgentLimits(t *testing.T) {
 			!strings.Contains(r.Result.Content[0].Text, "Do not retry before 00:00 UTC") {
 			t.Errorf("26th call: %d %s", a.status, a.body)
 		}
+		refused(t, "26th call", a, 9, adreswijzer.ErrDailyCapReached, true)
 		now := time.Now().UTC()
 		untilMidnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC).Sub(now)
 		if s, err := strconv.Atoi(a.header.Get("Retry-After")); err != nil || time.Duration(s)*time.Second < untilMidnight-time.Minute ||
@@ -222,6 +250,7 @@ func TestAgentLimits(t *testing.T) {
 			!strings.Contains(r.Result.Content[0].Text, "use a live key") || a.header.Get("Retry-After") == "" {
 			t.Errorf("fifth call: %d %s", a.status, a.body)
 		}
+		refused(t, "fifth call of a test key", a, 3, adreswijzer.ErrDailyCapReached, true)
 		// Members spelled another way do not get a call past the cap: the SDK matches member
 		// names exactly and lets the last of two win, and so does the gateway's reading.
 		for i, tc := range []struct{ name, from, to string }{

@@ -111,7 +111,8 @@ func TestAgentOAuth(t *testing.T) {
 		extra: "plan agents 1000\n" + agentExtension(generous,
 			"authorization_server "+as.URL, "jwks_url "+as.URL+"/jwks", "account_claim acct", "plan agents",
 			"resource_documentation http://127.0.0.1:{{port}}/docs"),
-		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-oauth-key"}}})
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-oauth-key"},
+			{Name: "noscope", Kind: keys.Live, Account: "acct-oauth-key", Scopes: []string{"billing:read"}}}})
 	resource := g.base + "/mcp"
 	metadataURL := g.base + "/.well-known/oauth-protected-resource/mcp"
 
@@ -160,6 +161,12 @@ func TestAgentOAuth(t *testing.T) {
 		expect(t, "token in URL", a, 401, adreswijzer.ErrUnauthorized)
 		if a.header.Get("WWW-Authenticate") != want {
 			t.Errorf("token in URL: challenge %q", a.header.Get("WWW-Authenticate"))
+		}
+		// An API key without the scope: 403 with insufficient_scope, as a token without it.
+		a = g.do(req{path: "/mcp", key: "noscope", body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)})
+		expect(t, "key without the scope", a, 403, adreswijzer.ErrForbidden)
+		if scope := fmt.Sprintf(`Bearer error="insufficient_scope", resource_metadata=%q, scope="address:verify"`, metadataURL); a.header.Get("WWW-Authenticate") != scope {
+			t.Errorf("key without the scope: challenge %q, want %q", a.header.Get("WWW-Authenticate"), scope)
 		}
 	})
 

@@ -75,6 +75,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args, out any) *
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
+	toolSchemas(t).Check(t, tool, res)
 	if res.IsError || out == nil {
 		return res
 	}
@@ -280,8 +281,9 @@ func TestAgentTypeScriptClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e2e, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		t.Fatal("worker/agent/e2e/node_modules missing: run `npm ci` there, or set ADRESWIJZER_SKIP_NODE=1")
 	}
-	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: agentExtension(),
-		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-typescript"}}})
+	// A plan of two verifications: the client's third meets the quota.
+	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: "plan two 2\n\t\t\t" + agentExtension(),
+		keys: []keys.Options{{Name: "live", Kind: keys.Live, Account: "acct-typescript", Plan: "two"}}})
 	target, _ := url.Parse(g.base)
 	proxy := httptest.NewServer(&httputil.ReverseProxy{
 		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
@@ -312,6 +314,13 @@ func TestAgentTypeScriptClient(t *testing.T) {
 			IsError bool `json:"isError"`
 			Content []struct{ Type, Text string }
 		}
+		Second struct {
+			IsError bool `json:"isError"`
+		}
+		Third struct {
+			IsError           bool `json:"isError"`
+			StructuredContent rpcinspect.ToolError
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, out)
@@ -333,6 +342,15 @@ func TestAgentTypeScriptClient(t *testing.T) {
 	if !got.Refused.IsError || len(got.Refused.Content) == 0 || !strings.Contains(got.Refused.Content[0].Text, "at most 100") {
 		t.Errorf("batch of 101: %+v", got.Refused)
 	}
-	// The verification counts; the batch the tool refused does not.
-	g.stableUsage("acct-typescript", 1)
+	// Over the quota: a tool result the SDK handed over (its structured content passed the
+	// SDK's check against the output schema), not a thrown error.
+	if got.Second.IsError {
+		t.Error("lookup_address within the quota refused")
+	}
+	if e := got.Third.StructuredContent.Error; !got.Third.IsError || e.Code != adreswijzer.ErrQuotaExceeded || !e.AcceptAsTyped || e.UpgradeURL == "" {
+		t.Errorf("verify_address over the quota: %+v", got.Third)
+	}
+	// The verification and the lookup count; the batch the tool refused and the call over the
+	// quota do not.
+	g.stableUsage("acct-typescript", 2)
 }

@@ -130,8 +130,22 @@ func TestCredentials(t *testing.T) {
 		{"health with a key", req{path: "/health", key: "live"}, 200, ""},
 		{"openapi needs nothing", req{path: "/openapi.json"}, 200, ""},
 		{"unknown path", req{path: "/v1/nothing", key: "live"}, 404, adreswijzer.ErrNotFound},
-		{"validate by GET", req{path: "/v1/validate", key: "live"}, 404, adreswijzer.ErrNotFound},
+		{"validate by GET", req{path: "/v1/validate", key: "live"}, 405, adreswijzer.ErrNotFound},
 		{"not JSON", req{path: "/v1/validate", key: "pk", origin: shop, body: []byte("{")}, 400, adreswijzer.ErrBadRequest},
+	}
+	// RFC 6750: a request without a credential the gateway read gets the bare challenge, a
+	// presented credential that is refused error="invalid_token", one without the scope a 403
+	// with error="insufficient_scope" and the scope to ask for.
+	const (
+		missing      = `Bearer realm="adreswijzer"`
+		invalidToken = `Bearer realm="adreswijzer", error="invalid_token"`
+		noScope      = `Bearer realm="adreswijzer", error="insufficient_scope", scope="address:verify"`
+	)
+	challenges := map[string]string{
+		"no credential": missing, "basic scheme": missing, "key in query": missing, "token param": missing,
+		"bearer garbage": invalidToken, "unknown live key": invalidToken, "revoked key": invalidToken,
+		"platform expired": invalidToken, "platform wrong secret": invalidToken, "platform alg none": invalidToken,
+		"no scope": noScope,
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,6 +153,9 @@ func TestCredentials(t *testing.T) {
 			expect(t, c.name, a, c.status, c.code)
 			if c.status == 401 && !strings.HasPrefix(a.header.Get("WWW-Authenticate"), "Bearer") {
 				t.Errorf("401 without a Bearer challenge: %q", a.header.Get("WWW-Authenticate"))
+			}
+			if want, ok := challenges[c.name]; ok && a.header.Get("WWW-Authenticate") != want {
+				t.Errorf("challenge %q, want %q", a.header.Get("WWW-Authenticate"), want)
 			}
 			for _, s := range g.secrets {
 				if bytes.Contains(a.body, []byte(s)) {

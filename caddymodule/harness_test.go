@@ -25,6 +25,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
+	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
 	"github.com/adreswijzer/adreswijzer/worker/openapi/openapitest"
 )
 
@@ -110,6 +111,9 @@ type gw struct {
 	ids     map[string]string // key name → key id
 	v       *openapitest.Validator
 	client  *http.Client
+	// tools checks the tool results of /mcp against the worker's tool schemas; nil in front
+	// of gatewaytest's stand-in.
+	tools *agenttest.Tools
 }
 
 func startGateway(t testing.TB, c gatewayConfig) *gw {
@@ -155,6 +159,9 @@ func startGateway(t testing.TB, c gatewayConfig) *gw {
 		"{{workers}}", workers, "{{extra}}", extra, "{{log}}", logCfg, "{{global}}", c.global, "{{routes}}", c.routes, "{{site}}", c.site).Replace(testCaddyfile)
 	loadCaddyfile(t, cf)
 	waitListening(t, port)
+	if realWorker(c.upstream) {
+		g.tools = toolSchemas(t)
+	}
 	return g
 }
 
@@ -297,8 +304,28 @@ func (g *gw) do(r req) answer {
 	a := answer{status: resp.StatusCode, header: resp.Header, body: b, took: time.Since(start)}
 	if !r.noCheck {
 		g.v.Check(g.t, hr, a.status, a.header, a.body)
+		if tool := calledTool(r); tool != "" && g.tools != nil && a.status == http.StatusOK {
+			g.tools.CheckAnswer(g.t, tool, a.body)
+		}
 	}
 	return a
+}
+
+// calledTool is the tool a request to /mcp calls, "" when it is no single tools/call.
+func calledTool(r req) string {
+	if r.path != "/mcp" || r.body == nil {
+		return ""
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(r.body, &m) != nil || m.Method != "tools/call" {
+		return ""
+	}
+	return m.Params.Name
 }
 
 // expect fails unless the answer has status and, for errors, code.

@@ -516,7 +516,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			// Only the status, for the reason above.
 			h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
 		}
-		h.answerInstead(clientCtx, w, d, refusal)
+		h.answerInstead(clientCtx, w, r, d, refusal)
 		return nil
 	}
 	if rec.Buffered() && foreignError(d, status, w.Header()) {
@@ -524,7 +524,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// or of a proxy between (500 text/html, 502 text/plain) does not. Its status decides
 		// the code; a 502 or 504 becomes 503, on which callers fail open.
 		h.ops.Warn("upstream error answer replaced", "route", d.Route.String(), "status", status)
-		h.answerInstead(clientCtx, w, d, apierr.ForStatus(status))
+		h.answerInstead(clientCtx, w, r, d, apierr.ForStatus(status))
 		return nil
 	}
 	if rec.Buffered() {
@@ -549,9 +549,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 // answerInstead answers e in place of what came from the worker or a later handler, settling
 // the call as refused. A failed attempt may have left the worker's headers on w; those that
 // describe its body do not describe this one. A /health that no worker answered gets the
-// health body of a register that is down.
-func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, d *gateway.Decision, e *apierr.Error) {
+// health body of a register that is down; tool calls that no worker answered get tool
+// results that say so (see gateway.Recaster).
+func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, r *http.Request, d *gateway.Decision, e *apierr.Error) {
 	h.gw.Finish(ctx, d, e.Status)
+	if d.Body != nil {
+		e = h.gw.Recast(r, d, e)
+	}
 	hdr := w.Header()
 	for _, k := range bodyHeaders {
 		hdr.Del(k)
@@ -576,12 +580,17 @@ func isJSON(h http.Header) bool { return strings.HasPrefix(h.Get("Content-Type")
 // foreignError reports whether an error answer is not in the spec's shape. The agent
 // interface's client errors are exempt: the MCP transport answers its faults (a missing
 // Accept header, a wrong Content-Type, GET on /mcp) in plain text, as openapi.json
-// documents and MCP clients expect.
+// documents and MCP clients expect. Its server errors are all replaced, JSON or not: tool
+// calls that no worker served are answered with tool results that say so (see
+// gateway.Recaster), whatever the worker's server or a proxy between wrote.
 func foreignError(d *gateway.Decision, status int, h http.Header) bool {
-	if status < 400 || isJSON(h) {
+	switch {
+	case status < 400:
 		return false
+	case d.Route == gateway.RouteAgent:
+		return status >= 500
 	}
-	return d.Route != gateway.RouteAgent || status >= 500
+	return !isJSON(h)
 }
 
 // errAborted stands for reverse_proxy's panic(http.ErrAbortHandler), with which it ends a

@@ -2,6 +2,7 @@ package caddymodule_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
+	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
 )
 
 // The gateway is tested in front of a real register worker: bin/worker, built from this
@@ -120,6 +124,38 @@ func startWorker(t testing.TB) (string, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// toolSchemas are the tool schemas the real worker publishes, which every tool result of
+// these tests is checked against (see agenttest), listed once, straight from the worker.
+func toolSchemas(t testing.TB) *agenttest.Tools {
+	t.Helper()
+	base := upstream(t)
+	toolsOnce.Do(func() {
+		client := mcp.NewClient(&mcp.Implementation{Name: "adreswijzer-gateway-test", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatalf("connect to the worker: %v", err)
+		}
+		defer cs.Close()
+		tools = agenttest.New(t, cs)
+	})
+	if tools == nil {
+		t.Fatal("the worker's tool schemas could not be listed: see the first test that failed")
+	}
+	return tools
+}
+
+var (
+	toolsOnce sync.Once
+	tools     *agenttest.Tools
+)
+
+// realWorker reports whether url is the real worker, whose tool results the tests check
+// against its schemas (gatewaytest's stand-in answers every tool call with a tool list).
+func realWorker(url string) bool {
+	return url != "" && (url == workerURL || url == strings.TrimSuffix(os.Getenv(gatewaytest.UpstreamEnv), "/"))
 }
 
 // stopWorker ends the shared worker the way an operator's service manager does.

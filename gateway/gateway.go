@@ -23,7 +23,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -170,7 +169,8 @@ func (g *Gateway) Config() Config { return g.cfg }
 // Close writes what the gateway's throttled log lines counted; the Parts stay open.
 func (g *Gateway) Close() { g.ops.Close() }
 
-// Challenges are the WWW-Authenticate values of a route's 401s.
+// Challenges are the WWW-Authenticate values of a route's 401s and of its 403 for a
+// credential without the scope.
 type Challenges struct {
 	// Missing: the request carried no credential the gateway read (none, or one in the URL).
 	Missing string
@@ -178,6 +178,17 @@ type Challenges struct {
 	// RFC 6750 asks for error="invalid_token" then, so that a client knows to get a new one
 	// rather than retry the one it has.
 	Refused string
+	// Scope: the credential is good but lacks the scope address:verify (RFC 6750's
+	// insufficient_scope, with the scope to ask for), sent with the 403.
+	Scope string
+}
+
+// restChallenges are the challenges of the REST interface (and of routes whose extension
+// sets none). The realm names the service; a REST client has no metadata to discover.
+var restChallenges = Challenges{
+	Missing: `Bearer realm="adreswijzer"`,
+	Refused: `Bearer realm="adreswijzer", error="invalid_token"`,
+	Scope:   `Bearer realm="adreswijzer", error="insufficient_scope", scope="` + keys.ScopeVerify + `"`,
 }
 
 // Decision is the outcome of Decide for a request that may go on.
@@ -193,8 +204,9 @@ type Decision struct {
 	// health body itself (WriteHealthDown), not an error. (Beside Preflight, so that the two
 	// share a word: see maxDecisionSize.)
 	Health bool
-	// credRefused: a bearer credential was presented and refused (see Challenges).
-	credRefused bool
+	// credRefused: a bearer credential was presented and refused; scopeRefused: it lacked
+	// the scope (see Challenges).
+	credRefused, scopeRefused bool
 	// finished: Finish or Refuse settled the request; a second call changes nothing.
 	finished bool
 	// Origin to allow in CORS headers ("" for none).
@@ -260,13 +272,39 @@ func (d *Decision) WantsAnswer() bool {
 // caller's address as the server determined it (trusted proxies considered).
 func (g *Gateway) Decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
 	d, e := g.decide(ctx, r, clientIP)
-	if e != nil && e.Status == http.StatusUnauthorized && e.Challenge == "" && d.Challenge != nil {
-		e.Challenge = d.Challenge.Missing
-		if d.credRefused {
-			e.Challenge = d.Challenge.Refused
+	if e == nil {
+		return d, nil
+	}
+	if e.Challenge == "" {
+		ch := d.Challenge
+		if ch == nil {
+			ch = &restChallenges
+		}
+		switch {
+		case e.Status == http.StatusUnauthorized && d.credRefused:
+			e.Challenge = ch.Refused
+		case e.Status == http.StatusUnauthorized:
+			e.Challenge = ch.Missing
+		case d.scopeRefused:
+			e.Challenge = ch.Scope
 		}
 	}
+	if d.Body != nil {
+		e = g.Recast(r, d, e)
+	}
 	return d, e
+}
+
+// Recast hands a refusal of a decided request whose body was read to the extensions that
+// answer refusals in a form of their own (see Recaster), and returns it as it is to be
+// written. The adapter calls it for the refusal it answers when no worker did.
+func (g *Gateway) Recast(r *http.Request, d *Decision, e *apierr.Error) *apierr.Error {
+	for _, x := range g.Extensions {
+		if rc, ok := x.(Recaster); ok {
+			e = rc.Recast(r, d, e)
+		}
+	}
+	return e
 }
 
 func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) (*Decision, *apierr.Error) {
@@ -281,6 +319,9 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	// of its own in the query.
 	inURL := route != RouteSite && credentialInURL(r.URL, &params)
 	if route == RouteNotFound && !inURL {
+		if allow := Allow(r.URL.Path); allow != "" {
+			return d, apierr.MethodNotAllowed(allow)
+		}
 		return d, apierr.NotFound()
 	}
 	for _, x := range g.Extensions {
@@ -343,6 +384,7 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 		return d, apierr.RouteNotAllowed()
 	}
 	if !p.hasScope(keys.ScopeVerify) {
+		d.scopeRefused = true
 		return d, apierr.MissingScope()
 	}
 
@@ -386,8 +428,10 @@ func (g *Gateway) decide(ctx context.Context, r *http.Request, clientIP string) 
 	// A HEAD request gets the headers of a GET's answer and none of its data: nothing is
 	// verified for the caller, so nothing is counted, and the session of its sessionId is left
 	// as it was. It is authenticated and rate-limited like the GET, and a test key's daily
-	// calls include it, for the register still does the work.
-	if route.Data() && !p.Testing && !p.Uncounted && r.Method != http.MethodHead {
+	// calls include it, for the register still does the work. A call about a country without
+	// a register is answered UNSUPPORTED_COUNTRY without asking one: nothing is verified, and
+	// it is not counted either.
+	if route.Data() && !p.Testing && !p.Uncounted && r.Method != http.MethodHead && !in.unsupported {
 		call := usage.Lookup
 		switch route {
 		case RouteSuggest, RouteAutocomplete:
@@ -562,8 +606,9 @@ func (g *Gateway) refund(ctx context.Context, d *Decision) {
 
 // Settle gives back the charges of a successful answer that the answer shows were not
 // served: a tool call that ended in a tool error (bad arguments, register unavailable) is
-// not counted, as a REST call answered 422 or 503 is not. Call it with the body of a 2xx
-// answer when WantsAnswer; Finish still follows.
+// not counted, as a REST call answered 422 or 503 is not, and neither are the addresses of a
+// batch that were never checked. Call it with the body of a 2xx answer when WantsAnswer;
+// Finish still follows.
 func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
 	if !d.WantsAnswer() {
 		return
@@ -573,16 +618,31 @@ func (g *Gateway) Settle(ctx context.Context, d *Decision, answer []byte) {
 		if !ok {
 			continue
 		}
-		for _, tag := range s.Unserved(d, answer) {
-			d.receipts = slices.DeleteFunc(d.receipts, func(c charge) bool {
-				if c.tag != tag {
-					return false
-				}
-				g.Meter.Refund(ctx, c.r)
-				return true
-			})
+		for _, u := range s.Unserved(d, answer) {
+			g.settle(ctx, d, u)
 		}
 	}
+}
+
+// settle gives back the charges of u: whole, or the units beyond those served, the rest
+// staying for Finish.
+func (g *Gateway) settle(ctx context.Context, d *Decision, u Unserved) {
+	kept := d.receipts[:0]
+	for _, c := range d.receipts {
+		switch {
+		case c.tag != u.Tag:
+		case u.Served <= 0:
+			g.Meter.Refund(ctx, c.r)
+			continue
+		case u.Served < c.r.Units:
+			if part, ok := c.r.Part(c.r.Units - u.Served); ok {
+				g.Meter.Refund(ctx, part)
+				c.r.Units = u.Served
+			}
+		}
+		kept = append(kept, c)
+	}
+	d.receipts = kept
 }
 
 // Refuse settles a request the gateway refused after Decide (a body it could not pass on):
@@ -598,8 +658,10 @@ type input struct {
 	// is not a confirmation.
 	confirmed bool
 	country   adreswijzer.Country
-	badBody   bool // a POST body that is not a JSON object
-	body      []byte
+	// unsupported: the call names a country without a register (see unsupportedParam).
+	unsupported bool
+	badBody     bool // a POST body that is not a JSON object
+	body        []byte
 }
 
 // readInput takes sessionId and the routing country from the query (GET) or the body
@@ -659,8 +721,14 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 			in.badBody = true
 		}
 	}
-	if route != RouteLookup && route != RouteAgent {
+	switch route {
+	case RouteLookup:
+		seg, _ := lookupSegment(r.URL.Path)
+		in.unsupported = unsupportedPath(seg)
+	case RouteAgent:
+	default:
 		in.country, _ = adreswijzer.ParseCountry(countryParam)
+		in.unsupported = in.country == "" && unsupportedParam(countryParam)
 	}
 	return in, nil
 }

@@ -33,8 +33,11 @@ func TestClassify(t *testing.T) {
 		{"GET", "/v1/nl/lookup", RouteLookup, adreswijzer.NL},
 		{"POST", "/v1/be/lookup", RouteLookup, adreswijzer.BE},
 		{"GET", "/v1/de/lookup", RouteLookup, ""},
-		{"GET", "/v1/NL/lookup", RouteNotFound, ""},
-		{"GET", "/v1/nld/lookup", RouteNotFound, ""},
+		// A path segment that is no lower-case country code is the worker's to refuse (422).
+		{"GET", "/v1/NL/lookup", RouteLookup, ""},
+		{"GET", "/v1/nld/lookup", RouteLookup, ""},
+		{"GET", "/v1//lookup", RouteLookup, ""},
+		{"GET", "/v1/a/b/lookup", RouteNotFound, ""},
 		{"DELETE", "/v1/nl/lookup", RouteNotFound, ""},
 		{"GET", "/v1/suggest", RouteSuggest, ""},
 		{"POST", "/v1/autocomplete", RouteAutocomplete, ""},
@@ -109,6 +112,30 @@ func TestCredentialInPath(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: %d, want %d", strings.Replace(path, secret, "KEY", 1), got, want)
 		}
+	}
+}
+
+// A path the service has, called with a method it does not take there, is 405 with the
+// methods it takes in the Allow header and the message, under the spec's NOT_FOUND; before
+// any credential, as a 404 is.
+func TestMethodNotAllowed(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, c := range []struct{ method, path, allow string }{
+		{"GET", "/v1/validate", "POST"},
+		{"DELETE", "/v1/nl/lookup", "GET, HEAD, POST"},
+		{"PUT", "/v1/fr/lookup", "GET, HEAD"},
+		{"PATCH", "/v1/suggest", "GET, HEAD, POST"},
+		{"POST", "/health", "GET, HEAD"},
+		{"PUT", "/mcp", "POST"},
+	} {
+		_, e := f.g.Decide(context.Background(), f.request(c.method, c.path, "", "", nil), "")
+		if e == nil || e.Status != http.StatusMethodNotAllowed || e.Code != adreswijzer.ErrNotFound || e.Allow != c.allow ||
+			!strings.Contains(e.Message, "it takes "+c.allow+".") {
+			t.Errorf("%s %s: %+v", c.method, c.path, e)
+		}
+	}
+	if _, e := f.g.Decide(context.Background(), f.request("DELETE", "/v1/nope", "", "", nil), ""); e == nil || e.Status != http.StatusNotFound {
+		t.Errorf("no such path: %+v", e)
 	}
 }
 
@@ -330,6 +357,20 @@ func TestDecideCharge(t *testing.T) {
 		{"customerConfirmed false", []call{validate("c2", "", 1), validate("c2", `,"customerConfirmed":false`, 1)}},
 		{"customerConfirmed as a string", []call{validate("c3", "", 1), validate("c3", `,"customerConfirmed":"true"`, 1)}},
 		{"customerConfirmed by another name", []call{validate("c4", "", 1), validate("c4", `,"CustomerConfirmed":true`, 1)}},
+		// A country without a register is answered UNSUPPORTED_COUNTRY without one: not
+		// counted, and its sessionId's session left as it was. A code the worker refuses
+		// (422) is charged here and given back when the 422 comes (TestDecideOutcome).
+		{"lookup abroad", []call{{method: "GET", target: "/v1/de/lookup?postcode=10117&number=1"},
+			{method: "POST", target: "/v1/fr/lookup", body: `{"postcode":"75001","number":"1"}`}}},
+		{"validate abroad", []call{{method: "POST", target: "/v1/validate", body: `{"countryCode":"DE","address1":"Unter den Linden 1","zip":"10117"}`},
+			{method: "POST", target: "/v1/validate", body: `{"countryCode":"fr","address1":"Rue de Rivoli 1","zip":"75001"}`}}},
+		{"suggest and autocomplete abroad", []call{{method: "GET", target: "/v1/suggest?country=DE&q=Unter+den"},
+			{method: "GET", target: "/v1/suggest?country=lu&q=Rue"}, {method: "POST", target: "/v1/autocomplete", body: `{"country":"de","q":"Unter"}`},
+			{method: "GET", target: "/v1/suggest?country=nl&q=Hugo", charged: 1}}},
+		{"abroad in a session", []call{lookup("GET", "a1", 1), {method: "POST", target: "/v1/validate",
+			body: `{"countryCode":"DE","address1":"x","zip":"1","sessionId":"a1"}`}, validate("a1", "", 0)}},
+		{"malformed country charged until the worker refuses it", []call{{method: "GET", target: "/v1/NL/lookup?postcode=1381CS&number=16", charged: 1},
+			{method: "POST", target: "/v1/validate", body: `{"countryCode":"NLD","address1":"x","zip":"1"}`, charged: 1}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t, Config{})

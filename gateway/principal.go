@@ -81,9 +81,27 @@ type CallCounter interface {
 	CountsCalls(route Route) bool
 }
 
+// Recaster is implemented by an Extension that answers the refusals of its route in a form of
+// its own: the agent extension answers refused tool calls (the plan's rate or quota, no
+// worker answering) with tool results the agent's model reads, where an HTTP error would
+// only tell its host that something failed. Recast gets every refusal of a request whose
+// body was read (a POST), from Decide and from the adapter when no worker answered, and
+// returns it as it is to be written (e itself when it has nothing to change).
+type Recaster interface {
+	Recast(r *http.Request, d *Decision, e *apierr.Error) *apierr.Error
+}
+
 // Settler is implemented by an Extension whose charges depend on the answer. Unserved reads
-// the body of a successful answer and returns the tags (see Gateway.Charge) of what it did
-// not serve; their charges are given back.
+// the body of a successful answer and returns what it did not serve, by the tags of the
+// charges (see Gateway.Charge); those are given back, whole or in part.
 type Settler interface {
-	Unserved(d *Decision, answer []byte) []string
+	Unserved(d *Decision, answer []byte) []Unserved
+}
+
+// Unserved names a charge, by its tag, that an answer did not serve or served only in part.
+type Unserved struct {
+	Tag string
+	// Served is how many of the charge's units the answer served: a batch of which some
+	// addresses were never checked. 0 gives the whole charge back.
+	Served int
 }

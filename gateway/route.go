@@ -3,6 +3,7 @@ package gateway
 import (
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 )
@@ -96,15 +97,78 @@ func Classify(method, path string) (Route, adreswijzer.Country) {
 		path == "/.well-known/oauth-authorization-server" || strings.HasPrefix(path, "/oauth/") {
 		return RouteSite, ""
 	}
-	if rest, ok := strings.CutPrefix(path, "/v1/"); ok && len(rest) == len("nl/lookup") && rest[2:] == "/lookup" &&
-		isLower(rest[0]) && isLower(rest[1]) {
+	if seg, ok := lookupSegment(path); ok {
 		if !(get || post || opt) {
 			return RouteNotFound, ""
 		}
-		c, _ := adreswijzer.ParseCountry(rest[:2])
-		return RouteLookup, c
+		return RouteLookup, lookupCountry(seg)
 	}
 	return RouteNotFound, ""
+}
+
+// lookupSegment returns the country segment of a lookup path, /v1/{country}/lookup, whatever
+// it holds: a segment that is no lower-case country code (NL, nld, 1x) is the worker's to
+// answer with 422, as openapi.json's pattern for it says, not 404.
+func lookupSegment(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/v1/")
+	if !ok {
+		return "", false
+	}
+	seg, ok := strings.CutSuffix(rest, "/lookup")
+	if !ok || strings.IndexByte(seg, '/') >= 0 {
+		return "", false
+	}
+	return seg, true
+}
+
+// lookupCountry is the register country of a lookup's segment: nl or be, in the lower case
+// the path takes.
+func lookupCountry(seg string) adreswijzer.Country {
+	switch seg {
+	case "nl":
+		return adreswijzer.NL
+	case "be":
+		return adreswijzer.BE
+	}
+	return ""
+}
+
+// unsupportedPath reports whether a lookup's segment is a country code (two lower-case
+// letters, as the path takes it) of a country without a register. The worker answers such a
+// lookup with UNSUPPORTED_COUNTRY and asks no register, so it is not counted.
+func unsupportedPath(seg string) bool {
+	return len(seg) == 2 && lookupCountry(seg) == "" && 'a' <= seg[0] && seg[0] <= 'z' && 'a' <= seg[1] && seg[1] <= 'z'
+}
+
+// unsupportedParam reports the same of a country parameter (suggest, autocomplete) or member
+// (validate's countryCode), which the worker takes as any two characters, NL and BE in any
+// letter case.
+func unsupportedParam(s string) bool {
+	if utf8.RuneCountInString(s) != 2 {
+		return false
+	}
+	_, ok := adreswijzer.ParseCountry(s)
+	return !ok
+}
+
+// Allow lists the methods a path takes, for the Allow header of a 405; "" for a path that is
+// no endpoint.
+func Allow(path string) string {
+	switch path {
+	case "/health", "/openapi.json", "/docs", "/docs/", "/.well-known/oauth-protected-resource/mcp":
+		return "GET, HEAD"
+	case "/v1/suggest", "/v1/autocomplete":
+		return "GET, HEAD, POST"
+	case "/v1/validate", "/mcp":
+		return "POST"
+	}
+	if seg, ok := lookupSegment(path); ok {
+		if lookupCountry(seg) != "" {
+			return "GET, HEAD, POST"
+		}
+		return "GET, HEAD"
+	}
+	return ""
 }
 
 func pick(r Route, methodOK bool) Route {
@@ -113,5 +177,3 @@ func pick(r Route, methodOK bool) Route {
 	}
 	return RouteNotFound
 }
-
-func isLower(b byte) bool { return b >= 'a' && b <= 'z' }

@@ -9,10 +9,11 @@
 // Host and Origin of /mcp, 403), Authenticate (a JWT on /mcp), then Check (after the
 // gateway's own checks: the body's tool calls are counted as verifications against the
 // plan's quota, then against the agent limits), and once the answer is there Unserved (tool
-// calls that ended in an error are not counted). A refusal by the agent limits is a JSON-RPC
-// tool result with isError set, sent with status 200, because that is what an MCP client
-// hands to the model; the model reads "stop retrying" where an HTTP error would only tell
-// the host that something failed.
+// calls that ended in an error are not counted). A refusal of tool calls (the agent limits,
+// the plan's quota or rate, no worker answering: see Recast) is a JSON-RPC tool result with
+// isError set and the refusal as structured content, sent with status 200, because that is
+// what an MCP client hands to the model; the model reads "stop retrying" or "accept the
+// address as given" where an HTTP error would only tell the host that something failed.
 package agent
 
 import (
@@ -51,7 +52,8 @@ type Config struct {
 	// (unless Hosts is set) the one host name /mcp is served under. Required.
 	Resource string
 	// Issuer is the OAuth authorization server agents sign in with. Empty: API keys only;
-	// the metadata is still served, naming no authorization server.
+	// the metadata is then answered 404 and the challenges point to none (see
+	// oauth.Challenge).
 	Issuer string
 	// JWKSURL is where the authorization server publishes its signing keys; empty means
 	// discovered from the issuer's metadata.
@@ -148,13 +150,16 @@ func New(cfg Config, local *limits.Memory) (*Extension, error) {
 		ResourceName: cfg.ResourceName, ResourceDocumentation: cfg.ResourceDocumentation, HTTPClient: cfg.HTTPClient,
 	}
 	x := &Extension{cfg: cfg, metadataURL: mdURL, metadata: oauth.MetadataHandler(ocfg), local: local, log: cfg.Log,
-		ops:        oplog.New(cfg.Log, 0),
-		challenges: gateway.Challenges{Missing: oauth.Challenge(mdURL), Refused: oauth.ChallengeFor(mdURL, oauth.ErrInvalidToken)}}
+		ops: oplog.New(cfg.Log, 0)}
+	// Challenges point to the metadata only where it names an authorization server: see
+	// oauth.Challenge. The metadata is then not served at all (Screen).
+	challengeURL := mdURL
 	if cfg.Issuer == "" {
-		// The metadata names no authorization server, and a client sent there to sign in
-		// could not: the challenge asks for a bearer credential (an API key) and no more.
-		x.challenges = gateway.Challenges{Missing: oauth.KeyChallenge(false), Refused: oauth.KeyChallenge(true)}
+		challengeURL = ""
 	}
+	x.challenges = gateway.Challenges{Missing: oauth.Challenge(challengeURL),
+		Refused: oauth.ChallengeFor(challengeURL, oauth.ErrInvalidToken),
+		Scope:   oauth.ChallengeFor(challengeURL, oauth.ErrInsufficientScope)}
 	if cfg.Issuer != "" {
 		if x.verifier, err = oauth.NewVerifier(ocfg); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
@@ -201,7 +206,8 @@ func (x *Extension) Bind(g *gateway.Gateway) {
 // Close writes what the extension's throttled log lines counted.
 func (x *Extension) Close() { x.ops.Close() }
 
-// MetadataURL is the URL of the protected-resource metadata, which every 401 of /mcp names.
+// MetadataURL is the URL of the protected-resource metadata, which every 401 of /mcp names
+// when an authorization server is configured.
 func (x *Extension) MetadataURL() string { return x.metadataURL }
 
 // Screen serves the metadata document, and keeps /mcp to the configured host names and to
@@ -211,9 +217,15 @@ func (x *Extension) MetadataURL() string { return x.metadataURL }
 func (x *Extension) Screen(r *http.Request, d *gateway.Decision) *apierr.Error {
 	switch d.Route {
 	case gateway.RoutePublic:
-		if r.URL.Path == oauth.MetadataPath {
-			d.Answer = x.metadata
+		if r.URL.Path != oauth.MetadataPath {
+			return nil
 		}
+		if x.verifier == nil {
+			// No authorization server: metadata without one would lead an MCP client into
+			// an OAuth flow that cannot work (see oauth.Challenge).
+			return apierr.NotFound()
+		}
+		d.Answer = x.metadata
 		return nil
 	case gateway.RouteAgent:
 	default:
@@ -350,8 +362,12 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 			continue // free, unknown to the server, or a notification, which is not answered
 		}
 		counted += c.Cost
-		if e := x.gw.Charge(ctx, d, usage.Charge{Call: call, Units: c.Cost}, idTag(c.ID)); e != nil {
-			return e
+		charge := usage.Charge{Call: call, Units: c.Cost, Session: c.Session, Confirmed: c.Confirmed}
+		if e := x.gw.Charge(ctx, d, charge, idTag(c.ID)); e != nil {
+			// The quota: every call of the request is refused (the gateway gives back what
+			// was charged), as tool results the model reads rather than the HTTP 429 its
+			// client would turn into a transport error.
+			return reply(r, req, e, toolError(e))
 		}
 	}
 	dec, err := x.limiter.Check(ctx, d.Principal.Account, calls)
@@ -376,19 +392,11 @@ func (x *Extension) Check(ctx context.Context, r *http.Request, d *gateway.Decis
 		return nil
 	}
 	x.ops.Info("agent tool calls refused", "reason", string(dec.Reason), "calls", len(calls))
-	reply := rpcinspect.Refusal(req, r.Header.Get("MCP-Protocol-Version"), dec.Message)
-	if reply == nil || req.Batch && answered(req) < req.Messages {
-		// Nothing to answer a tool result to (notifications only), or a JSON-RPC batch that
-		// also holds other messages, which a tool result cannot answer: the spec's 429.
-		if dec.Reason == limits.ReasonDaily {
-			e := apierr.DailyCapReached(dec.RetryAfter)
-			e.Message = dec.Message
-			return e
-		}
-		return apierr.RateLimited(max(dec.RetryAfter, time.Second))
+	e := reply(r, req, limitsRefusal(dec), limitsError(dec))
+	if e.Reply != nil {
+		e.Code, e.RetryAfter = refusalCode[dec.Reason], dec.RetryAfter
 	}
-	return &apierr.Error{Status: http.StatusOK, Code: refusalCode[dec.Reason], Message: dec.Message,
-		RetryAfter: dec.RetryAfter, Reply: reply}
+	return e
 }
 
 // idTag names a tool call's charge by its JSON-RPC id, in a form the server's echo of the id
@@ -405,15 +413,30 @@ type answer struct {
 	ID     json.RawMessage `json:"id"`
 	Error  json.RawMessage `json:"error"`
 	Result *struct {
-		IsError bool `json:"isError"`
+		IsError           bool `json:"isError"`
+		StructuredContent *struct {
+			// Checked is the addresses of a batch that were checked against a register.
+			Checked *int `json:"checked"`
+			// Issues of verify, lookup and suggest: one of an unsupported country says that
+			// no register was asked.
+			Issues []struct {
+				Code adreswijzer.IssueCode `json:"code"`
+			} `json:"issues"`
+		} `json:"structuredContent"`
 	} `json:"result"`
 }
 
-// Unserved returns the tool calls whose answers are errors: a JSON-RPC error (unknown tool,
-// malformed call) or a tool result with isError (bad arguments, register unavailable, a
-// batch over 100 addresses). They are not counted as verifications. An answer that is not
-// JSON (an event stream) gives nothing back.
-func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []string {
+// Unserved returns the tool calls whose answers say they were not served, or served in
+// part, which are not counted as verifications (or only in part):
+//   - a JSON-RPC error (unknown tool, malformed call) or a tool result with isError (bad
+//     arguments, register unavailable, a batch over 100 addresses);
+//   - a verify, lookup or suggest of a country without a register (UNSUPPORTED_COUNTRY):
+//     no register was asked, as the REST calls of such a country are not counted;
+//   - a batch of which only some addresses were checked (checked in its result): the
+//     others (unusable input, a country without a register, one not loaded) are given back.
+//
+// An answer that is not JSON (an event stream) gives nothing back.
+func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []gateway.Unserved {
 	body = bytes.TrimSpace(body)
 	var msgs []answer
 	switch {
@@ -428,14 +451,41 @@ func (x *Extension) Unserved(_ *gateway.Decision, body []byte) []string {
 		}
 		msgs = []answer{m}
 	}
-	var tags []string
+	var out []gateway.Unserved
 	for _, m := range msgs {
-		failed := len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")) || m.Result != nil && m.Result.IsError
-		if failed && len(m.ID) > 0 {
-			tags = append(tags, idTag(m.ID))
+		if len(m.ID) == 0 {
+			continue
+		}
+		if u, ok := unserved(m); ok {
+			u.Tag = idTag(m.ID)
+			out = append(out, u)
 		}
 	}
-	return tags
+	return out
+}
+
+// unserved reads one answer: whether it served less than it was charged, and how much of it
+// it served.
+func unserved(m answer) (gateway.Unserved, bool) {
+	if len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")) || m.Result == nil {
+		return gateway.Unserved{}, len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null"))
+	}
+	if m.Result.IsError {
+		return gateway.Unserved{}, true
+	}
+	sc := m.Result.StructuredContent
+	switch {
+	case sc == nil:
+		return gateway.Unserved{}, false
+	case sc.Checked != nil:
+		return gateway.Unserved{Served: max(*sc.Checked, 0)}, true
+	}
+	for _, is := range sc.Issues {
+		if is.Code == adreswijzer.IssueUnsupportedCountry {
+			return gateway.Unserved{}, true
+		}
+	}
+	return gateway.Unserved{}, false
 }
 
 // answered is the number of messages Refusal answers: the tool calls with an id.
@@ -468,4 +518,5 @@ var (
 	_ gateway.Screener    = (*Extension)(nil)
 	_ gateway.Settler     = (*Extension)(nil)
 	_ gateway.CallCounter = (*Extension)(nil)
+	_ gateway.Recaster    = (*Extension)(nil)
 )

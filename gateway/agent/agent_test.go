@@ -192,27 +192,47 @@ func TestScreen(t *testing.T) {
 		if (e == nil) != c.ok || e != nil && (e.Status != http.StatusForbidden || e.Code != adreswijzer.ErrForbidden) {
 			t.Errorf("Host %q Origin %q: %v, want allowed %v", c.host, c.origin, e, c.ok)
 		}
-		// No authorization server here: the challenge asks for a key, and names no metadata
-		// a client could not sign in from.
-		if d.Challenge == nil || d.Challenge.Missing != oauth.KeyChallenge(false) || strings.Contains(d.Challenge.Refused, "resource_metadata") {
+		// Without an authorization server the challenges point to no metadata.
+		if d.Challenge == nil || *d.Challenge != (gateway.Challenges{Missing: `Bearer realm="adreswijzer", scope="address:verify"`,
+			Refused: `Bearer realm="adreswijzer", error="invalid_token", scope="address:verify"`,
+			Scope:   `Bearer realm="adreswijzer", error="insufficient_scope", scope="address:verify"`}) {
 			t.Errorf("challenge %+v", d.Challenge)
 		}
 	}
-	// Other routes are not screened; the metadata is served.
+	// Other routes are not screened.
 	r := httptest.NewRequest(http.MethodGet, "/v1/nl/lookup", nil)
 	r.Host = "evil.example"
 	if e := f.x.Screen(r, &gateway.Decision{Route: gateway.RouteLookup}); e != nil {
 		t.Errorf("REST screened: %v", e)
 	}
+	// Without an authorization server there is no metadata: it could only name none.
 	d := &gateway.Decision{Route: gateway.RoutePublic}
-	f.x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d)
+	if e := f.x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d); e == nil || e.Status != http.StatusNotFound || d.Answer != nil {
+		t.Errorf("metadata without an authorization server: %v", e)
+	}
+	// With one, the metadata names it and every challenge of /mcp points to the metadata.
+	x, err := New(Config{Resource: resource, Issuer: "https://auth.adreswijzer.example"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = &gateway.Decision{Route: gateway.RoutePublic}
+	x.Screen(httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil), d)
 	if d.Answer == nil {
 		t.Fatal("metadata not answered")
 	}
 	rec := httptest.NewRecorder()
 	d.Answer.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, oauth.MetadataPath, nil))
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"resource":"`+resource+`"`) {
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"resource":"`+resource+`"`) ||
+		!strings.Contains(rec.Body.String(), `"authorization_servers":["https://auth.adreswijzer.example"]`) {
 		t.Errorf("metadata %d %s", rec.Code, rec.Body)
+	}
+	md := "https://api.adreswijzer.example/.well-known/oauth-protected-resource/mcp"
+	d = &gateway.Decision{Route: gateway.RouteAgent}
+	r = httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	r.Host = "api.adreswijzer.example"
+	if e := x.Screen(r, d); e != nil || d.Challenge == nil || d.Challenge.Missing != oauth.Challenge(md) ||
+		d.Challenge.Refused != oauth.ChallengeFor(md, oauth.ErrInvalidToken) || d.Challenge.Scope != oauth.ChallengeFor(md, oauth.ErrInsufficientScope) {
+		t.Errorf("challenges with an authorization server: %v %+v", e, d.Challenge)
 	}
 }
 
@@ -424,20 +444,35 @@ func batchOf(n int, tag string) string {
 	return `{"addresses":[` + strings.Join(items, ",") + `]}`
 }
 
-// Answers that say which tool calls failed.
+// Answers that say which tool calls failed, or served less than they were charged: tool
+// errors and JSON-RPC errors, answers about a country without a register, and batches of
+// which only some addresses were checked.
 func TestUnserved(t *testing.T) {
 	x := &Extension{}
-	for body, want := range map[string][]string{
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`:                           {"1"},
+	all := func(tags ...string) []gateway.Unserved {
+		var out []gateway.Unserved
+		for _, t := range tags {
+			out = append(out, gateway.Unserved{Tag: t})
+		}
+		return out
+	}
+	for body, want := range map[string][]gateway.Unserved{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`:                           all("1"),
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":false}}`:                          nil,
-		`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`:                         {`"x"`},
-		`{"jsonrpc":"2.0","id":1.0,"error":null,"result":{"isError":true}}`:                         {"1"},
-		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"isError":true}}]`: {"2"},
+		`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`:                         all(`"x"`),
+		`{"jsonrpc":"2.0","id":1.0,"error":null,"result":{"isError":true}}`:                         all("1"),
+		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"isError":true}}]`: all("2"),
+		// A verify, lookup or suggest of a country without a register.
+		`{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"status":"invalid","issues":[{"code":"UNSUPPORTED_COUNTRY","severity":"info","message":"m"}]}}}`:     all("3"),
+		`{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"status":"invalid","issues":[{"code":"HOUSE_NUMBER_NOT_FOUND","severity":"error","message":"m"}]}}}`: nil,
+		// Batches: the addresses checked are served, the rest given back; none checked, all.
+		`{"jsonrpc":"2.0","id":4,"result":{"structuredContent":{"results":[],"checked":7}}}`: {{Tag: "4", Served: 7}},
+		`{"jsonrpc":"2.0","id":4,"result":{"structuredContent":{"results":[],"checked":0}}}`: all("4"),
 		"event: message\ndata: {}": nil,
 		"":                         nil,
 	} {
 		if got := x.Unserved(nil, []byte(body)); !slices.Equal(got, want) {
-			t.Errorf("%s: %q, want %q", body, got, want)
+			t.Errorf("%s: %+v, want %+v", body, got, want)
 		}
 	}
 	if idTag(json.RawMessage(`1.0`)) != idTag(json.RawMessage(`1`)) {

@@ -29,6 +29,8 @@ type Error struct {
 	// to its OAuth protected resource metadata), and is sent with other statuses when set
 	// (RFC 6750's insufficient_scope goes with a 403).
 	Challenge string
+	// Allow is the Allow header of a 405: the methods the path takes.
+	Allow string
 	// Reply, when set, is sent as the JSON body instead of the ErrorResponse: the agent
 	// interface refuses tool calls with a JSON-RPC result (status 200) that the agent's
 	// model reads, where an HTTP error would only tell its host that something failed.
@@ -66,6 +68,9 @@ func Write(w http.ResponseWriter, e *Error) {
 		h.Set("WWW-Authenticate", e.Challenge)
 	case e.Status == http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", `Bearer realm="adreswijzer"`)
+	}
+	if e.Allow != "" {
+		h.Set("Allow", e.Allow)
 	}
 	if e.RetryAfter > 0 || e.Reply == nil && (e.Code == adreswijzer.ErrRateLimited || e.Code == adreswijzer.ErrDailyCapReached) {
 		h.Set("Retry-After", strconv.Itoa(RetryAfterSeconds(e.RetryAfter)))

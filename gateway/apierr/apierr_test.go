@@ -60,9 +60,13 @@ func TestWrite(t *testing.T) {
 		{InsufficientScope(`Bearer error="insufficient_scope"`), "", true},
 		{ForeignHost(), "", false},
 		{TooLargeAgent(), "", false},
+		{MethodNotAllowed("GET, HEAD"), "", false},
 	} {
 		w := httptest.NewRecorder()
 		Write(w, c.e)
+		if got := w.Header().Get("Allow"); got != c.e.Allow || (c.e.Status == http.StatusMethodNotAllowed) != (got != "") {
+			t.Errorf("%s %d: Allow %q", c.e.Code, c.e.Status, got)
+		}
 		if w.Code != c.e.Status {
 			t.Errorf("%s: status %d", c.e.Code, w.Code)
 		}

@@ -56,6 +56,15 @@ func NotFound() *Error {
 		Message: "No such endpoint."}
 }
 
+// MethodNotAllowed: a path the service has, with a method it does not take there. The code
+// stays NOT_FOUND, the spec's code for a call to something that is not there; the message
+// names the methods, as the Allow header does.
+func MethodNotAllowed(allow string) *Error {
+	return &Error{Status: http.StatusMethodNotAllowed, Code: adreswijzer.ErrNotFound,
+		Message:  "This endpoint does not take this method; it takes " + allow + ".",
+		NextStep: "Send the request with one of the methods in the Allow header.", Allow: allow}
+}
+
 // TooLarge: a body over the limit.
 func TooLarge() *Error {
 	return &Error{Status: http.StatusRequestEntityTooLarge, Code: adreswijzer.ErrPayloadTooLarge,

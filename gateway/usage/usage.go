@@ -98,6 +98,19 @@ type Receipt struct {
 	shared bool // applied in Redis rather than in local memory
 }
 
+// Part is the receipt of n of r's units, so that part of a charge can be given back: an
+// agent's batch charges one unit per address, and the addresses the answer shows were never
+// checked (unusable input, a country without a register) are not counted. Only a charge
+// without a session, which changed nothing but the units, can be split; ok is false for
+// others, and when n is not between 1 and r.Units.
+func (r Receipt) Part(n int) (part Receipt, ok bool) {
+	if r.session != "" || r.loose != 0 || r.moved || r.prev != 0 || n < 1 || n > r.Units {
+		return Receipt{}, false
+	}
+	r.Units = n
+	return r, true
+}
+
 // Zero reports whether nothing was changed (nothing to refund).
 func (r Receipt) Zero() bool {
 	return r.Units == 0 && r.loose == 0 && !r.moved && !r.inSession()

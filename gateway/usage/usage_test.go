@@ -378,6 +378,52 @@ func TestUnits(t *testing.T) {
 	}
 }
 
+// Part of a charge of several units goes back (an agent's batch with addresses that were
+// never checked), locally and in Redis; a charge in a session or a suggest call cannot be
+// split.
+func TestPartRefund(t *testing.T) {
+	for _, mode := range []string{"local", "redis"} {
+		t.Run(mode, func(t *testing.T) {
+			m := modeMeter(t, mode)
+			ctx := context.Background()
+			r, err := m.Charge(ctx, Charge{Account: "p", Quota: 10, Call: Validate, Units: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{0, 11, -1} {
+				if _, ok := r.Part(n); ok {
+					t.Errorf("part of %d units of 10", n)
+				}
+			}
+			part, ok := r.Part(4)
+			if !ok || part.Units != 4 {
+				t.Fatalf("part %+v %v", part, ok)
+			}
+			m.Refund(ctx, part)
+			if got, _ := m.Used(ctx, "p", time.Now()); got.Verifications != 6 {
+				t.Errorf("used %d after giving back 4 of 10, want 6", got.Verifications)
+			}
+			// The quota sees it: four more fit, a fifth does not.
+			if _, err := m.Charge(ctx, Charge{Account: "p", Quota: 10, Call: Validate, Units: 4}); err != nil {
+				t.Errorf("four more: %v", err)
+			}
+			if _, err := m.Charge(ctx, Charge{Account: "p", Quota: 10, Call: Lookup}); !errors.Is(err, ErrQuota) {
+				t.Errorf("an eleventh: %v", err)
+			}
+			for _, c := range []Charge{{Call: Lookup, Session: "s"}, {Call: Suggest}} {
+				c.Account, c.Quota = "q", Unlimited
+				r, err := m.Charge(ctx, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := r.Part(1); ok {
+					t.Errorf("%+v split", c)
+				}
+			}
+		})
+	}
+}
+
 // Counts survive a restart: Close flushes, a new Meter reads them back.
 func TestDurableFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "usage.json")

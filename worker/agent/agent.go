@@ -11,10 +11,15 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -102,6 +107,7 @@ func NewServer(engine *match.Engine, opts Options) *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	s.addTools(srv)
+	srv.AddReceivingMiddleware(structuredErrors)
 	return srv
 }
 
@@ -116,27 +122,108 @@ func NewServer(engine *match.Engine, opts Options) *mcp.Server {
 // log lines can quote what a client sent.
 func NewHandler(engine *match.Engine, opts Options) http.Handler {
 	srv := NewServer(engine, opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	return parseErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        MaxBodyBytes,
+	}))
+}
+
+// parseError is the JSON-RPC answer to a body that is not JSON: the parse error (-32700),
+// with a null id, as JSON-RPC 2.0 has it when the request's id could not be read.
+const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}` + "\n"
+
+// parseErrors answers a POST whose body is not JSON with the JSON-RPC parse error and status
+// 400, as the streamable HTTP transport allows, where the SDK answers a plain-text 400 that a
+// JSON-RPC client cannot read. Every other request goes to the SDK with its body restored.
+// The body is read once more here, bounded as the SDK bounds it; json.Valid is a scan without
+// allocations.
+func parseErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+		r.Body.Close()
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+			return
+		}
+		if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", strconv.Itoa(len(parseError)))
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, parseError)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
 	})
 }
 
-// toolError is an answer about the arguments: the agent can fix the call. Its text names
-// fields and limits, never a value the agent sent.
-type toolError struct{ msg string }
+// toolError is a tool call the server does not serve: the arguments are unusable (the agent
+// can fix the call), or the register is unavailable. Its text names fields and limits, never
+// a value the agent sent. It becomes a tool result with isError set and, as structured
+// content, the refusal every tool's output schema allows (see structuredErrors).
+type toolError struct {
+	msg  string
+	code adreswijzer.ErrorCode
+	// acceptAsTyped: nothing is wrong with the address; the service could not check it.
+	acceptAsTyped bool
+}
 
 func (e *toolError) Error() string { return e.msg }
 
-func badInput(msg string) error { return &toolError{msg: msg} }
+func badInput(msg string) error {
+	return &toolError{msg: msg, code: adreswijzer.ErrValidationFailed}
+}
 
 // unavailable is the tool error for every engine error, which is always the store's
 // (unavailable, no dataset, out of time): the spec's 503, which an agent must treat by
 // accepting the address and verifying it later (fail open).
 func unavailable() error {
-	return &toolError{msg: unavailableText + " Do not retry this call in a loop."}
+	return &toolError{msg: unavailableText + " Do not retry this call in a loop.",
+		code: adreswijzer.ErrServiceUnavailable, acceptAsTyped: true}
+}
+
+// structuredErrors gives every tool error its structured content: the code, the message and
+// whether the address may be accepted as typed, in the shape the gateway's refusals have too
+// (rpcinspect.ToolError). The SDK makes a tool error of a handler's error, and of arguments
+// that fail the input schema, with text only; a client that reads structured content (or
+// checks it against the output schema, as the TypeScript SDK does) gets the same answer from
+// the server as from the gateway. Arguments the schema refuses are the agent's to fix; the
+// SDK's words for them are rewritten so that they name the argument, not its value.
+func structuredErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		body := rpcinspect.ToolErrorBody{Code: adreswijzer.ErrValidationFailed}
+		te := (*toolError)(nil)
+		if errors.As(r.GetError(), &te) {
+			body = rpcinspect.ToolErrorBody{Code: te.code, AcceptAsTyped: te.acceptAsTyped}
+		}
+		if len(r.Content) > 0 {
+			if tc, ok := r.Content[0].(*mcp.TextContent); ok {
+				if te == nil {
+					// The SDK's own refusal of the arguments: see schemaMessage.
+					tc.Text = schemaMessage(tc.Text)
+				}
+				body.Message = tc.Text
+			}
+		}
+		r.StructuredContent = rpcinspect.ToolError{Error: body}
+		return r, nil
+	}
 }
 
 // unavailableText tells the agent to fail open, in English as every text meant for the
@@ -181,6 +268,7 @@ Which tool:
 
 Rules:
 - Answers only change when the register data changes: never repeat an identical call. Identical calls more than 5 times a minute are refused; limits are 60 calls a minute (bursts of 20; a batch counts each address) and 10,000 a day.
-- Fail open: if a tool says the register is temporarily unavailable, accept the address as the person gave it and verify it later. Never stop a person because of this service. "blocking" in a result is advice, not a rule.
+- Fail open: if a tool says the register is temporarily unavailable, accept the address as the person gave it and verify it later. Never stop a person because of this service. "blocking" in a result is advice, not a rule. A refused call (limits, quota, register unavailable) is a tool error whose structured content has a code, the seconds to wait where waiting helps, and acceptAsTyped: true when the address may be accepted as given.
+- Counting: give suggest_address, lookup_address and the verify_address that ends them the same sessionId for one address (a new one for each address): they count as one verification. Addresses outside NL and BE are not checked and not counted: accept them as given.
 - Every result names its register (meta.source) and dataset version (meta.datasetVersion). Show meta.attribution with Belgian data.
 - Results carry a nextStep sentence meant for the person; lang (nl, fr, de, en) picks its language.`

@@ -48,8 +48,12 @@ func TestProtocolRevisions(t *testing.T) {
 				if tool.OutputSchema == nil {
 					t.Errorf("%s has no output schema", tool.Name)
 				}
-				if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.Title == "" {
+				if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.Title == "" ||
+					a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
 					t.Errorf("%s annotations %+v", tool.Name, a)
+				}
+				if tool.Title == "" || tool.Title != tool.Annotations.Title {
+					t.Errorf("%s: title %q", tool.Name, tool.Title)
 				}
 			}
 			slices.Sort(names)
@@ -94,9 +98,40 @@ func TestSchemas(t *testing.T) {
 		{"lookup_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"suggest_address in", `"pattern":"^[A-Za-z]{2}$"`},
 		{"verify_addresses_batch in", `"required":["id"]`},
-		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","error","unavailable"]`},
-		{"verify_addresses_batch out", `"required":["results","nextStep","meta"]`},
+		{"verify_addresses_batch out", `"enum":["valid","corrected","ambiguous","invalid","unsupported","error","unavailable"]`},
+		{"verify_addresses_batch out", `"required":["results","checked","nextStep","meta"]`},
 		{"list_supported_countries out", `"requiredInputs"`},
+		// The bounds the handlers enforce (TestVerifyErrors calls beyond each).
+		{"verify_address in", `"address":{"description":"The whole address as one text, at most 500 characters`},
+		{"verify_address in", `"maxLength":500`},
+		{"verify_address in", `"address1":{"description":"Street and house number with any letter or addition, e.g. \"Bloemendalerweg 51A-10\" or \"Stevens-de Waelplein 9\". At most 200 characters.","maxLength":200`},
+		{"verify_address in", `"countryCode":{"description":"NL or BE (a country name such as \"Nederland\" or \"Belgique\" also works). Leave it out when you do not know: the country is then detected from the postcode, country words in the address and the registers.","maxLength":60`},
+		{"verify_address in", `"description":"Give the address either free-form (address) or in structured fields`},
+		{"verify_addresses_batch in", `"maxItems":100,"minItems":1,"type":"array"`},
+		{"verify_addresses_batch in", `"maxLength":100,"minLength":1,"pattern":"\\S"`},
+		{"verify_addresses_batch in", `The id must not repeat another item's id.`},
+		{"verify_addresses_batch in", `"zip":{"description":"Postcode: Dutch \"1234 AB\", Belgian \"1234\". At most 200 characters.","maxLength":200`},
+		{"lookup_address in", `"maximum":999999,"minimum":1`},
+		{"lookup_address in", `"postcode":{"description":"Postcode: Dutch \"1382 KB\", Belgian \"1502\".","maxLength":200,"minLength":1`},
+		{"lookup_address in", `"compact":{`},
+		{"suggest_address in", `"maxLength":100,"minLength":1`},
+		{"verify_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
+		{"lookup_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
+		{"suggest_address in", `"maxLength":64,"minLength":1,"pattern":"^[\\w.:-]+$"`},
+		// The domain's enumerations in every output.
+		{"verify_address out", `"code":{"enum":["FORMAT_INVALID","MISSING_HOUSE_NUMBER","POSTCODE_NOT_FOUND","HOUSE_NUMBER_NOT_FOUND","SUFFIX_NOT_FOUND","UNIT_REQUIRED","UNIT_NOT_FOUND","STREET_MISMATCH","CITY_MISMATCH","ADDRESS_PLANNED","CARRIER_LINE_TOO_LONG","PO_BOX_NOT_ALLOWED","UNSUPPORTED_COUNTRY","COUNTRY_AMBIGUOUS","UNVERIFIED_CONFIRMED_BY_CUSTOMER"]`},
+		{"verify_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"verify_address out", `"enum":["high","medium","low"]`},
+		{"lookup_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"lookup_address out", `"compact":{`},
+		{"suggest_address out", `"severity":{"enum":["error","warning","info"]`},
+		{"verify_addresses_batch out", `"issues":{"description":"Issue codes; call verify_address on one address for messages and suggestions.","items":{"enum":["FORMAT_INVALID"`},
+		// Every output allows the refusal a tool error carries.
+		{"verify_address out", `"enum":["VALIDATION_FAILED","RATE_LIMITED","DAILY_CAP_REACHED","QUOTA_EXCEEDED","SERVICE_UNAVAILABLE","INTERNAL_ERROR"]`},
+		{"lookup_address out", `"acceptAsTyped"`},
+		{"suggest_address out", `"acceptAsTyped"`},
+		{"verify_addresses_batch out", `"acceptAsTyped"`},
+		{"list_supported_countries out", `"acceptAsTyped"`},
 	} {
 		if !strings.Contains(schemas[c.schema], c.want) {
 			t.Errorf("%s schema lacks %s:\n%s", c.schema, c.want, schemas[c.schema])
@@ -289,6 +324,25 @@ func TestVerifyErrors(t *testing.T) {
 		{"suggest empty query", ToolSuggest, map[string]any{"country": "NL", "query": "  "}, "query is empty"},
 		{"suggest long query", ToolSuggest, map[string]any{"country": "NL", "query": strings.Repeat("a", 101)}, "longer than 100 characters"},
 		{"batch empty", ToolBatch, map[string]any{"addresses": []any{}}, "addresses is empty"},
+		{"batch empty id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "", "address": addr}}}, "addresses[].id is empty"},
+		{"batch id of spaces", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "   ", "address": addr}}}, "addresses[].id is not in the form"},
+		{"batch long id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": strings.Repeat("7", 101), "address": addr}}}, "addresses[].id is longer than 100 characters"},
+		{"batch repeated id", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "order-1", "address": addr},
+			map[string]any{"id": "order-2", "address": addr}, map[string]any{"id": "order-1", "address": addr}}}, "items 1 and 3 have the same id"},
+		{"batch item too long", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": at500 + "x"}}}, "addresses[].address is longer than 500 characters"},
+		{"long country", ToolVerify, map[string]any{"address": addr, "countryCode": strings.Repeat("Nederland", 7)}, "countryCode is longer than 60 characters"},
+		{"lookup long postcode", ToolLookup, map[string]any{"country": "NL", "postcode": strings.Repeat("1", 201), "houseNumber": 1}, "postcode is longer than 200 characters"},
+		{"lookup empty postcode", ToolLookup, map[string]any{"country": "NL", "postcode": "", "houseNumber": 1}, "postcode is empty"},
+		{"lookup long street", ToolLookup, map[string]any{"country": "BE", "postcode": "1502", "street": strings.Repeat("s", 201), "houseNumber": 1}, "street is longer than 200 characters"},
+		{"lookup number too large", ToolLookup, map[string]any{"country": "NL", "postcode": "1382 KB", "houseNumber": 1000000}, "houseNumber must be at most 999999"},
+		{"lookup country of three letters", ToolLookup, map[string]any{"country": "NLD", "postcode": "1382 KB", "houseNumber": 1}, "two-letter country code"},
+		{"suggest empty query string", ToolSuggest, map[string]any{"country": "NL", "query": ""}, "query is empty"},
+		{"suggest long postcode", ToolSuggest, map[string]any{"country": "NL", "query": "Hugo", "postcode": strings.Repeat("1", 201)}, "postcode is longer than 200 characters"},
+		{"missing argument", ToolLookup, map[string]any{"country": "NL", "houseNumber": 1}, "lack: postcode"},
+		{"session with a space", ToolVerify, map[string]any{"address": addr, "sessionId": "order 12"}, "sessionId is not in the form the input schema gives: 1 to 64"},
+		{"session too long", ToolSuggest, map[string]any{"country": "NL", "query": "Hugo", "sessionId": strings.Repeat("s", 65)}, "sessionId is longer than 64 characters"},
+		{"session empty", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 CS", "houseNumber": 16, "sessionId": ""}, "sessionId is empty"},
+		{"session in a batch", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": addr, "sessionId": "s1"}}}, "unknown members: sessionId"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -297,12 +351,47 @@ func TestVerifyErrors(t *testing.T) {
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("error %q, want it to say %q", text, tc.want)
 			}
+			// The arguments are to be fixed, whether the handler or the input schema refused
+			// them: the address itself was not judged.
+			if r := refusalOf(t, res); r.Code != adreswijzer.ErrValidationFailed || r.AcceptAsTyped || r.Message != text {
+				t.Errorf("structured refusal %+v", r)
+			}
 			for _, v := range tc.args {
 				if s, ok := v.(string); ok && len(s) > 3 && strings.Contains(text, s) {
 					t.Errorf("error repeats the input: %q", text)
 				}
 			}
 		})
+	}
+}
+
+// Every bound of the input schemas takes the value at the bound (TestVerifyErrors sends one
+// beyond each): the schemas say exactly what is enforced.
+func TestBoundsAccepted(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2025-06-18")
+	addr := "Achtergracht 1, 1381 BK Weesp"
+	session := strings.Repeat("s", 64)
+	for _, c := range []struct {
+		name string
+		tool string
+		args map[string]any
+	}{
+		{"address1, address2, zip and city of 200", ToolVerify, map[string]any{"address1": "Achtergracht 1" + strings.Repeat(" ", 186),
+			"address2": strings.Repeat("x", 200), "zip": "1381 BK" + strings.Repeat(" ", 193), "city": "Weesp" + strings.Repeat(" ", 195)}},
+		{"countryCode of 60", ToolVerify, map[string]any{"address": addr, "countryCode": strings.Repeat("n", 60)}},
+		{"sessionId of 64", ToolVerify, map[string]any{"address": addr, "sessionId": session}},
+		{"sessionId of 1", ToolSuggest, map[string]any{"country": "NL", "query": "Achter", "sessionId": "a"}},
+		{"sessionId of every character allowed", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK", "houseNumber": 1, "sessionId": "aZ09_.:-"}},
+		{"query of 100", ToolSuggest, map[string]any{"country": "NL", "query": "Achtergracht" + strings.Repeat(" ", 88)}},
+		{"postcode of 200", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK" + strings.Repeat(" ", 193), "houseNumber": 1}},
+		{"house number 999999", ToolLookup, map[string]any{"country": "NL", "postcode": "1381 BK", "houseNumber": 999999}},
+		{"street of 200", ToolLookup, map[string]any{"country": "BE", "postcode": "1502", "street": "Stevens-de Waelplein" + strings.Repeat(" ", 180), "houseNumber": 9}},
+		{"id of 100", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": strings.Repeat("7", 100), "address": addr}}}},
+		{"id of 1", ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "7", "address": addr}}}},
+	} {
+		if res := call(t, cs, c.tool, c.args, nil); res.IsError {
+			t.Errorf("%s: refused: %s", c.name, errorText(t, res))
+		}
 	}
 }
 
@@ -379,6 +468,35 @@ func TestLookupAddress(t *testing.T) {
 	}
 }
 
+// A number with many units in compact form: one line per address, in the order of the full
+// answer, with its addition, and no address fields; the rest of the answer is the same.
+func TestLookupCompact(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	for _, args := range []map[string]any{
+		{"country": "BE", "postcode": "1502", "street": "Stevens-de Waelplein", "houseNumber": 9},
+		{"country": "NL", "postcode": "1381 CS", "houseNumber": 16, "lang": "en"},
+	} {
+		var full, short LookupOutput
+		call(t, cs, ToolLookup, args, &full)
+		args["compact"] = true
+		if res := call(t, cs, ToolLookup, args, &short); res.IsError {
+			t.Fatalf("compact: %s", errorText(t, res))
+		}
+		if len(full.Addresses) < 2 || full.Compact != nil || len(short.Addresses) != 0 || len(short.Compact) != len(full.Addresses) ||
+			!slices.EqualFunc(short.Additions, full.Additions, func(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }) ||
+			short.NextStep != full.NextStep || len(short.Issues) != len(full.Issues) {
+			t.Fatalf("%v: compact %+v, full %d addresses", args, short, len(full.Addresses))
+		}
+		for i, c := range short.Compact {
+			a := full.Addresses[i]
+			if c.Line != strings.Join(a.Formatted, ", ") || (c.Addition == nil) != (a.Addition == nil) ||
+				c.Addition != nil && *c.Addition != *a.Addition || c.Planned != a.Planned || !strings.Contains(c.Line, a.Street) {
+				t.Errorf("%v: compact %d %+v for %+v", args, i, c, a)
+			}
+		}
+	}
+}
+
 func TestSuggestAddress(t *testing.T) {
 	cs := connect(t, serve(t, sampleData(t), Options{}), "2025-06-18")
 	cases := []struct {
@@ -442,7 +560,9 @@ func TestBatch(t *testing.T) {
 		{"id": "order-4"},
 		{"id": "order-5", "address": "Hugo de Grootlaan 999, 1381 CS Weesp", "countryCode": "NL"},
 		{"id": "order-6", "address": "Stevens-de Waelplein 9, 1502 Lembeek"},
-		{"id": "", "address": "Achtergracht 1, 1381 BK Weesp"},
+		// An id of spaces the schema's pattern lets through (\S is ASCII in Go's regexp) is this
+		// item's error; an empty id fails the schema and the whole call (TestVerifyErrors).
+		{"id": "\u3000", "address": "Achtergracht 1, 1381 BK Weesp"},
 	}
 	var out BatchOutput
 	if res := call(t, cs, ToolBatch, map[string]any{"addresses": items, "lang": "en"}, &out); res.IsError {
@@ -459,7 +579,7 @@ func TestBatch(t *testing.T) {
 		{"order-4", "error", "", "", nil, false},
 		{"order-5", "invalid", "NL", "", []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, false},
 		{"order-6", "ambiguous", "BE", "", []adreswijzer.IssueCode{"UNIT_REQUIRED"}, false},
-		{"", "error", "", "", nil, false},
+		{"\u3000", "error", "", "", nil, false},
 	}
 	if len(out.Results) != len(want) {
 		t.Fatalf("%d results for %d addresses", len(out.Results), len(want))
@@ -500,7 +620,7 @@ func TestBatch(t *testing.T) {
 	}
 	full = append(full, map[string]any{"id": "100", "address": "Achtergracht 1, 1381 BK Weesp"})
 	text := errorText(t, call(t, cs, ToolBatch, map[string]any{"addresses": full}, nil))
-	if !strings.Contains(text, "at most 100 addresses; this call had 101") || !strings.Contains(text, "nothing was verified") {
+	if !strings.Contains(text, "addresses takes at most 100 items; this call had 101") || !strings.Contains(text, "nothing was verified") {
 		t.Errorf("refusal %q", text)
 	}
 }
@@ -549,9 +669,14 @@ func TestRegisterUnavailable(t *testing.T) {
 		{ToolSuggest, map[string]any{"country": "BE", "query": "rue du pre"}},
 		{ToolBatch, map[string]any{"addresses": []any{map[string]any{"id": "1", "address": "Achtergracht 1, 1381 BK Weesp"}}}},
 	} {
-		text := errorText(t, call(t, cs, c.tool, c.args, nil))
+		res := call(t, cs, c.tool, c.args, nil)
+		text := errorText(t, res)
 		if !strings.Contains(text, "temporarily unavailable") || !strings.Contains(text, "Accept the address") || !strings.Contains(text, "Do not retry") {
 			t.Errorf("%s: %q", c.tool, text)
+		}
+		// The same for a program: the spec's code, and that the address may be accepted.
+		if r := refusalOf(t, res); r.Code != adreswijzer.ErrServiceUnavailable || !r.AcceptAsTyped || r.RetryAfterSeconds != 0 {
+			t.Errorf("%s: structured refusal %+v", c.tool, r)
 		}
 	}
 }
@@ -601,6 +726,7 @@ func TestBareStatelessRequest(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(string(b), `"countryCode":"NL"`) {
 		t.Fatalf("status %d, session %q, body %s", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), b)
 	}
+	toolSchemas(t, connect(t, url, "2026-07-28")).CheckAnswer(t, ToolCountries, b)
 	// The gateway's view of the same body.
 	in, err := rpcinspect.Inspect([]byte(body), nil)
 	if err != nil || len(in.Calls) != 1 || in.Calls[0].Tool != ToolCountries || in.Calls[0].Cost != 0 || in.Calls[0].ProtocolVersion != "2026-07-28" {
@@ -608,7 +734,33 @@ func TestBareStatelessRequest(t *testing.T) {
 	}
 }
 
-// TestUnsupportedCountryLookupSuggest: lookup_address and suggest_address take any
+// A body that is not JSON gets the JSON-RPC parse error (-32700, id null) with status 400,
+// which a JSON-RPC client reads, not the SDK's plain-text 400.
+func TestParseError(t *testing.T) {
+	url := serve(t, sampleData(t), Options{})
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"`, `not json`, `{"jsonrpc":"2.0","id":1} }`} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var m struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct{ Code int }
+		}
+		if err := json.Unmarshal(b, &m); err != nil || resp.StatusCode != 400 || m.JSONRPC != "2.0" || string(m.ID) != "null" ||
+			m.Error.Code != -32700 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%q: %d %s", body, resp.StatusCode, b)
+		}
+	}
+}
+
+// TestUnsupportedCountryLookupSuggest (and verify): lookup_address and suggest_address take any
 // two-letter country and answer one without a register as verify_address does, with
 // UNSUPPORTED_COUNTRY and the step to accept the address, never with a schema error. The
 // SDK checks each answer against the declared output schema.
@@ -622,9 +774,12 @@ func TestUnsupportedCountryLookupSuggest(t *testing.T) {
 		{ToolLookup, map[string]any{"country": "fr", "postcode": "75001", "houseNumber": 1, "street": "Rue de Rivoli", "lang": "fr"}},
 		{ToolSuggest, map[string]any{"country": "DE", "query": "Unter den Linden", "lang": "de"}},
 		{ToolSuggest, map[string]any{"country": "lu", "query": "Rue de la Gare"}},
+		{ToolVerify, map[string]any{"address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE", "lang": "en"}},
+		{ToolVerify, map[string]any{"address": "Rue de Rivoli 1, 75001 Paris, France", "lang": "fr"}},
+		{ToolVerify, map[string]any{"address1": "Unter den Linden 1", "zip": "10117", "city": "Berlin", "countryCode": "Deutschland"}},
 	}
 	for _, tc := range cases {
-		t.Run(fmt.Sprint(tc.tool, " ", tc.args["country"]), func(t *testing.T) {
+		t.Run(fmt.Sprint(tc.tool, " ", tc.args["country"], tc.args["countryCode"]), func(t *testing.T) {
 			var out struct {
 				Addresses   []adreswijzer.LookupAddress
 				Suggestions []adreswijzer.AutocompleteSuggestion
@@ -672,6 +827,11 @@ func TestBatchNextStep(t *testing.T) {
 		{"one ambiguous", []any{valid, map[string]any{"id": "lembeek", "address": "Stevens-de Waelplein 9, 1502 Lembeek"}}, adreswijzer.LangNL, messages.BatchReview},
 		{"one unusable", []any{valid, map[string]any{"id": "empty"}}, adreswijzer.LangDE, messages.BatchReview},
 		{"no language asked", []any{valid}, "", messages.BatchValid},
+		// Addresses of other countries are accepted as given, not sent to be checked again.
+		{"one abroad", []any{valid, map[string]any{"id": "berlin", "address": "Unter den Linden 1, 10117 Berlin", "countryCode": "DE"}},
+			adreswijzer.LangEN, messages.BatchAccept},
+		{"one abroad and one ambiguous", []any{valid, map[string]any{"id": "paris", "address": "Rue de Rivoli 1, 75001 Paris, France"},
+			map[string]any{"id": "lembeek", "address": "Stevens-de Waelplein 9, 1502 Lembeek"}}, adreswijzer.LangFR, messages.BatchReviewAccept},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -686,6 +846,20 @@ func TestBatchNextStep(t *testing.T) {
 			}
 			if want := messages.NextStep(lang, tc.want); out.NextStep != want {
 				t.Errorf("nextStep %q, want %q", out.NextStep, want)
+			}
+			// Every item abroad is "unsupported" with its issue, and is not checked.
+			unchecked := 0
+			for _, r := range out.Results {
+				abroad := r.ID == "berlin" || r.ID == "paris"
+				if abroad != (r.Status == "unsupported") || abroad && (!slices.Equal(r.Issues, []adreswijzer.IssueCode{adreswijzer.IssueUnsupportedCountry}) || r.CountryCode != nil || r.Blocking) {
+					t.Errorf("result %+v", r)
+				}
+				if abroad || r.Status == "error" {
+					unchecked++
+				}
+			}
+			if out.Checked != len(out.Results)-unchecked {
+				t.Errorf("checked %d of %d results, %d of them not checkable", out.Checked, len(out.Results), unchecked)
 			}
 		})
 	}

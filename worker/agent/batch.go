@@ -27,7 +27,9 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 		err = badInput(fmt.Sprintf("verify_addresses_batch takes at most %d addresses; this call had %d. Split the list into calls of at most %d; nothing was verified.",
 			adreswijzer.MaxBatchSize, n, adreswijzer.MaxBatchSize))
 	default:
-		_, _, err = langAndCarrier(in.Lang, in.Carrier)
+		if err = uniqueIDs(in.Addresses); err == nil {
+			_, _, err = langAndCarrier(in.Lang, in.Carrier)
+		}
 	}
 	if err != nil {
 		s.logCall(ctx, ToolBatch, start, n, "bad input", err)
@@ -46,7 +48,36 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 		lang = adreswijzer.DefaultLanguage
 	}
 	s.logCall(ctx, ToolBatch, start, n, "ok", nil)
-	return nil, BatchOutput{Results: results, NextStep: batchNextStep(lang, results), Meta: registersMeta(lang, used)}, nil
+	return nil, BatchOutput{Results: results, Checked: checked(results), NextStep: batchNextStep(lang, results), Meta: registersMeta(lang, used)}, nil
+}
+
+// checked is the number of results with a verdict: the addresses a register was asked
+// about. The others (unusable input, a register not loaded, a country without one) were
+// never checked, and the gateway does not count them as verifications.
+func checked(results []BatchResult) int {
+	n := 0
+	for _, r := range results {
+		switch r.Status {
+		case statusError, statusUnavailable, statusUnsupported:
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// uniqueIDs refuses a batch in which two items have the same id: the results could not be
+// told apart by it, which is what it is for. The input schema cannot say this (uniqueItems
+// compares whole items), so its description does, and the refusal names positions, not ids.
+func uniqueIDs(items []BatchItem) error {
+	seen := make(map[string]int, len(items))
+	for i, it := range items {
+		if j, ok := seen[it.ID]; ok {
+			return badInput(fmt.Sprintf("ids must be unique within the batch: items %d and %d have the same id. Nothing was verified.", j+1, i+1))
+		}
+		seen[it.ID] = i
+	}
+	return nil
 }
 
 // batchNextStep is the one nextStep of a batch. A sentence per result would repeat the same
@@ -54,13 +85,31 @@ func (s *service) batchTool(ctx context.Context, _ *mcp.CallToolRequest, in Batc
 // sentences point at suggestions and messages the compact results do not carry; so the
 // batch says once what to do with the results that are not valid, and each of those is
 // checked alone.
+//
+// Addresses of countries without a register are accepted as given: the sentence says so, and
+// does not send the agent to check them one by one, which would only tell it the same.
 func batchNextStep(lang adreswijzer.Language, results []BatchResult) string {
+	valid, review, unsupported := true, false, false
 	for _, r := range results {
-		if r.Status != string(adreswijzer.VerdictValid) {
-			return messages.NextStep(lang, messages.BatchReview)
+		switch r.Status {
+		case string(adreswijzer.VerdictValid):
+		case string(adreswijzer.VerdictCorrected):
+			valid = false
+		case statusUnsupported:
+			valid, unsupported = false, true
+		default:
+			valid, review = false, true
 		}
 	}
-	return messages.NextStep(lang, messages.BatchValid)
+	switch {
+	case valid:
+		return messages.NextStep(lang, messages.BatchValid)
+	case unsupported && review:
+		return messages.NextStep(lang, messages.BatchReviewAccept)
+	case unsupported:
+		return messages.NextStep(lang, messages.BatchAccept)
+	}
+	return messages.NextStep(lang, messages.BatchReview)
 }
 
 // verifyAll verifies the items with a few workers and returns the results in the input
@@ -135,7 +184,7 @@ feed:
 		switch {
 		case r.CountryCode != nil:
 			consulted[*r.CountryCode] = true
-		case r.Status != statusError && r.Status != statusUnavailable && !slices.Contains(r.Issues, adreswijzer.IssueUnsupportedCountry):
+		case r.Status != statusError && r.Status != statusUnavailable && r.Status != statusUnsupported:
 			consulted[string(adreswijzer.NL)], consulted[string(adreswijzer.BE)] = true, true
 		}
 	}
@@ -159,6 +208,9 @@ const (
 	// the agent accepts the address as given and verifies it later, as for a tool that
 	// says the register is unavailable.
 	statusUnavailable = "unavailable"
+	// statusUnsupported: the item's country has no register here (UNSUPPORTED_COUNTRY); the
+	// agent accepts the address as given, as the spec says, and does not check it again.
+	statusUnsupported = "unsupported"
 )
 
 // verifyItem verifies one address of a batch. Errors are the store's; an unusable input is
@@ -184,6 +236,9 @@ func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier st
 		return BatchResult{}, err
 	}
 	res.Status = string(v.resp.Status)
+	if slices.ContainsFunc(v.resp.Issues, func(is adreswijzer.Issue) bool { return is.Code == adreswijzer.IssueUnsupportedCountry }) {
+		res.Status = statusUnsupported
+	}
 	res.Blocking = v.resp.Blocking
 	if v.country != "" {
 		res.CountryCode = &v.country

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
@@ -64,6 +65,14 @@ func TestTypeScriptClient(t *testing.T) {
 			IsError bool `json:"isError"`
 			Content []struct{ Type, Text string }
 		}
+		Second struct {
+			IsError           bool `json:"isError"`
+			StructuredContent adreswijzer.LookupResponse
+		}
+		Third struct {
+			IsError           bool `json:"isError"`
+			StructuredContent VerifyOutput
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, out)
@@ -95,5 +104,11 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	if !got.Refused.IsError || len(got.Refused.Content) == 0 || !strings.Contains(got.Refused.Content[0].Text, "at most 100") {
 		t.Errorf("batch of 101: %+v", got.Refused)
+	}
+	if s := got.Second; s.IsError || len(s.StructuredContent.Addresses) != 2 {
+		t.Errorf("lookup_address: %+v", s)
+	}
+	if s := got.Third; s.IsError || s.StructuredContent.Status != adreswijzer.VerdictValid {
+		t.Errorf("second verify_address: %+v", s)
 	}
 }

@@ -42,7 +42,7 @@ func limited(next http.Handler, l *limits.Limiter, account string) http.Handler 
 		}
 		if !d.Allowed {
 			w.Header().Set("Content-Type", "application/json")
-			w.Write(rpcinspect.Refusal(req, r.Header.Get("Mcp-Protocol-Version"), d.Message))
+			w.Write(rpcinspect.Refusal(req, r.Header.Get("Mcp-Protocol-Version"), rpcinspect.ToolError{Error: rpcinspect.ToolErrorBody{Code: "RATE_LIMITED", Message: d.Message, AcceptAsTyped: true}}))
 			return
 		}
 		next.ServeHTTP(w, r)

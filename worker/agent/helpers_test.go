@@ -14,9 +14,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
 	"github.com/adreswijzer/adreswijzer/store/storetest/samples"
+	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
 
@@ -109,14 +111,33 @@ func connect(t testing.TB, url, version string) *mcp.ClientSession {
 	return cs
 }
 
+// published are the tool schemas the server lists, which every result of these tests is
+// checked against; the first session that calls a tool lists them (every server here has
+// the same tools).
+var (
+	publishedOnce sync.Once
+	published     *agenttest.Tools
+)
+
+func toolSchemas(t testing.TB, cs *mcp.ClientSession) *agenttest.Tools {
+	t.Helper()
+	publishedOnce.Do(func() { published = agenttest.New(t, cs) })
+	if published == nil {
+		t.Fatal("the tool schemas could not be listed: see the first test that failed")
+	}
+	return published
+}
+
 // call calls a tool and decodes its structured result into out (when not nil). It fails the
-// test on a protocol error, and returns the result for tool errors.
+// test on a protocol error, and returns the result for tool errors. Every result is checked
+// against the tool's published output schema.
 func call(t testing.TB, cs *mcp.ClientSession, tool string, args any, out any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
+	toolSchemas(t, cs).Check(t, tool, res)
 	if res.IsError || out == nil {
 		return res
 	}
@@ -145,6 +166,19 @@ func errorText(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("tool error content is %T", res.Content[0])
 	}
 	return tc.Text
+}
+
+// refusalOf is the structured content of a tool error, failing the test when the call
+// succeeded.
+func refusalOf(t testing.TB, res *mcp.CallToolResult) rpcinspect.ToolErrorBody {
+	t.Helper()
+	errorText(t, res)
+	var te rpcinspect.ToolError
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &te); err != nil {
+		t.Fatalf("tool error's structured content: %v", err)
+	}
+	return te.Error
 }
 
 // verdict is what these tests compare of a verify_address answer.

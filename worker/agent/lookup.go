@@ -15,16 +15,19 @@ import (
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
+// maxHouseNumber is the largest house number: the spec's number parameter has 1 to 6 digits.
+const maxHouseNumber = 999999
+
 // suggestBudget is the autocomplete budget of suggest_address: an agent waits for a
 // complete answer rather than a fast partial one, as a person typing would need.
 const suggestBudget = 500 * time.Millisecond
 
-func (s *service) lookupTool(ctx context.Context, _ *mcp.CallToolRequest, in LookupInput) (*mcp.CallToolResult, adreswijzer.LookupResponse, error) {
+func (s *service) lookupTool(ctx context.Context, _ *mcp.CallToolRequest, in LookupInput) (*mcp.CallToolResult, LookupOutput, error) {
 	start := time.Now()
 	q, err := lookupQuery(in)
 	if err != nil {
 		s.logCall(ctx, ToolLookup, start, 0, "bad input", err)
-		return nil, adreswijzer.LookupResponse{}, err
+		return nil, LookupOutput{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 	defer cancel()
@@ -32,10 +35,23 @@ func (s *service) lookupTool(ctx context.Context, _ *mcp.CallToolRequest, in Loo
 	if err != nil {
 		err = unavailable()
 		s.logCall(ctx, ToolLookup, start, 0, "unavailable", err)
-		return nil, adreswijzer.LookupResponse{}, err
+		return nil, LookupOutput{}, err
 	}
 	s.logCall(ctx, ToolLookup, start, len(resp.Addresses), "ok", nil)
-	return nil, resp, nil
+	if in.Compact {
+		return nil, compact(resp), nil
+	}
+	return nil, LookupOutput{LookupResponse: resp}, nil
+}
+
+// compact is a lookup answer with one line per address in place of the addresses.
+func compact(resp adreswijzer.LookupResponse) LookupOutput {
+	out := LookupOutput{LookupResponse: resp, Compact: make([]CompactAddress, len(resp.Addresses))}
+	for i, a := range resp.Addresses {
+		out.Compact[i] = CompactAddress{Addition: a.Addition, Line: strings.Join(a.Formatted, ", "), Planned: a.Planned}
+	}
+	out.Addresses = []adreswijzer.LookupAddress{}
+	return out
 }
 
 func lookupQuery(in LookupInput) (match.LookupQuery, error) {
@@ -52,8 +68,8 @@ func lookupQuery(in LookupInput) (match.LookupQuery, error) {
 		return match.LookupQuery{}, badInput(fmt.Sprintf("postcode is longer than %d characters.", adreswijzer.MaxFieldLength))
 	case utf8.RuneCountInString(in.Street) > adreswijzer.MaxFieldLength:
 		return match.LookupQuery{}, badInput(fmt.Sprintf("street is longer than %d characters.", adreswijzer.MaxFieldLength))
-	case in.HouseNumber < 1 || in.HouseNumber > 999999:
-		return match.LookupQuery{}, badInput("houseNumber must be a whole number from 1 to 999999, without letter or addition.")
+	case in.HouseNumber < 1 || in.HouseNumber > maxHouseNumber:
+		return match.LookupQuery{}, badInput(fmt.Sprintf("houseNumber must be a whole number from 1 to %d, without letter or addition.", maxHouseNumber))
 	}
 	c := adreswijzer.Country(countryCodeOf(in.Country))
 	if c == adreswijzer.BE && strings.TrimSpace(in.Street) == "" {

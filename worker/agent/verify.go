@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
@@ -67,8 +68,13 @@ func verifyOutput(v verified) VerifyOutput {
 }
 
 // maxIDLength bounds a batch item's id, which is only echoed back: order numbers and UUIDs
-// are far shorter, and an answer must not grow with whatever a caller puts there.
-const maxIDLength = 100
+// are far shorter, and an answer must not grow with whatever a caller puts there. The
+// gateway counts a batch by the same bound.
+const maxIDLength = rpcinspect.MaxIDLength
+
+// maxCountryLength bounds countryCode, which takes a country's name too: "Bondsrepubliek
+// Duitsland" is far shorter.
+const maxCountryLength = 60
 
 // buildRequest checks the arguments and turns them into a validate request, splitting a
 // free-form address with the place names of known. Its errors are for the agent and name
@@ -93,7 +99,7 @@ func buildRequest(a AddressFields, lang, carrier string, known placeKnown) (adre
 			return adreswijzer.ValidateRequest{}, badInput(fmt.Sprintf("%s is longer than %d characters.", f.name, adreswijzer.MaxFieldLength))
 		}
 	}
-	if utf8.RuneCountInString(a.CountryCode) > 60 {
+	if utf8.RuneCountInString(a.CountryCode) > maxCountryLength {
 		return adreswijzer.ValidateRequest{}, badInput("countryCode must be NL or BE (or a country name).")
 	}
 	r := adreswijzer.ValidateRequest{

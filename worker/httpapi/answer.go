@@ -198,6 +198,17 @@ func writeError(w http.ResponseWriter, status int, code adreswijzer.ErrorCode, l
 	_, _ = w.Write(b)
 }
 
+// writeMethodNotAllowed answers 405 with the methods the path takes in its message; the
+// caller sets the Allow header.
+func writeMethodNotAllowed(w http.ResponseWriter, allow string) {
+	msg, next := messages.MethodNotAllowed(allow)
+	b, _ := json.Marshal(adreswijzer.ErrorResponse{Error: adreswijzer.ErrorBody{Code: adreswijzer.ErrNotFound, Message: msg, NextStep: next}})
+	b = append(b, '\n')
+	jsonHeaders(w.Header(), len(b))
+	w.WriteHeader(http.StatusMethodNotAllowed)
+	_, _ = w.Write(b)
+}
+
 func errorBody(code adreswijzer.ErrorCode, lang adreswijzer.Language, message string) []byte {
 	msg, next := messages.Error(lang, code)
 	if message != "" {

@@ -158,6 +158,10 @@ func TestClientErrors(t *testing.T) {
 			if got := resp.Header.Get("Allow"); got != tc.allow {
 				t.Errorf("Allow %q, want %q", got, tc.allow)
 			}
+			// A 405 says which methods the path takes, as its Allow header does.
+			if tc.allow != "" && !strings.Contains(e.Message, "it takes "+tc.allow+".") {
+				t.Errorf("405 message %q does not name the methods %s", e.Message, tc.allow)
+			}
 			if strings.Contains(string(body), secret) || strings.Contains(string(body), "ë") {
 				t.Errorf("the answer repeats what was sent: %s", body)
 			}

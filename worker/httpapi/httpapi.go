@@ -208,7 +208,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.post(rec, r, params)
 	default:
 		rec.Header().Set("Allow", rt.allow)
-		writeError(rec, http.StatusMethodNotAllowed, adreswijzer.ErrNotFound, adreswijzer.LangEN, "")
+		writeMethodNotAllowed(rec, rt.allow)
 	}
 }
 

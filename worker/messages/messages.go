@@ -185,9 +185,12 @@ const (
 	// ServiceUnavailable tells the caller to fail open, as the spec requires.
 	ServiceUnavailable Situation = "serviceUnavailable"
 	// BatchValid and BatchReview end a batch of addresses as a whole: its compact results
-	// carry no sentence each.
-	BatchValid  Situation = "batchValid"
-	BatchReview Situation = "batchReview"
+	// carry no sentence each. BatchAccept and BatchReviewAccept are the same with addresses
+	// of unsupported countries among them, which are accepted as given, not checked again.
+	BatchValid        Situation = "batchValid"
+	BatchReview       Situation = "batchReview"
+	BatchAccept       Situation = "batchAccept"
+	BatchReviewAccept Situation = "batchReviewAccept"
 )
 
 const blockingPrefix = "blocking:"
@@ -209,7 +212,7 @@ func Situations() []Situation {
 		Valid, ValidPlanned, Corrected, Ambiguous, MissingHouseNumber, PoBoxNotAllowed,
 		InvalidConfirmable, ConfirmedByCustomer, UnsupportedCountry, CountryAmbiguous,
 		LookupOne, LookupSeveral, LookupNone, SuggestNone, ServiceUnavailable,
-		BatchValid, BatchReview,
+		BatchValid, BatchReview, BatchAccept, BatchReviewAccept,
 	}
 	for _, f := range fields {
 		out = append(out, Blocking(f))
@@ -231,6 +234,15 @@ func NextStep(lang adreswijzer.Language, s Situation) string {
 		return step
 	}
 	return t.check[""]
+}
+
+// MethodNotAllowed returns the message and nextStep of a 405: the path takes only the
+// methods of allow, the Allow header's list. Its code stays NOT_FOUND, the spec's code for a
+// call to something that is not there. In English, as a 405 is answered before any
+// parameter, lang included, is read.
+func MethodNotAllowed(allow string) (message, nextStep string) {
+	return "This endpoint does not take this method; it takes " + allow + ".",
+		"Send the request with one of the methods in the Allow header."
 }
 
 // Error returns the message and nextStep of an HTTP error body. They never repeat anything

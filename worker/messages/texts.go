@@ -138,6 +138,8 @@ var nl = catalogue{
 		ServiceUnavailable:  "Accepteer het adres zoals het is ingevuld en controleer het later opnieuw.",
 		BatchValid:          "Gebruik de adressen zoals ze zijn.",
 		BatchReview:         "Gebruik de geldige adressen zoals ze zijn en de verbeterde zoals het register ze schrijft, en controleer de andere adressen een voor een.",
+		BatchAccept:         "Gebruik de geldige adressen zoals ze zijn en de verbeterde zoals het register ze schrijft, en accepteer de adressen buiten Nederland en België zoals ze zijn ingevuld, want die worden niet gecontroleerd.",
+		BatchReviewAccept:   "Gebruik de geldige adressen zoals ze zijn en de verbeterde zoals het register ze schrijft, accepteer de adressen buiten Nederland en België zoals ze zijn ingevuld, en controleer de overige adressen een voor een.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Controleer de straat en het huisnummer.",
@@ -247,6 +249,8 @@ var fr = catalogue{
 		ServiceUnavailable:  "Acceptez l'adresse telle qu'elle a été saisie et vérifiez-la plus tard.",
 		BatchValid:          "Utilisez les adresses telles quelles.",
 		BatchReview:         "Utilisez les adresses valides telles quelles et les adresses corrigées telles que le registre les écrit, puis vérifiez les autres adresses une par une.",
+		BatchAccept:         "Utilisez les adresses valides telles quelles et les adresses corrigées telles que le registre les écrit, et acceptez les adresses hors des Pays-Bas et de Belgique telles qu'elles ont été saisies, car elles ne sont pas vérifiées.",
+		BatchReviewAccept:   "Utilisez les adresses valides telles quelles et les adresses corrigées telles que le registre les écrit, acceptez les adresses hors des Pays-Bas et de Belgique telles qu'elles ont été saisies, puis vérifiez les autres adresses une par une.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Vérifiez la rue et le numéro.",
@@ -355,6 +359,8 @@ var de = catalogue{
 		ServiceUnavailable:  "Übernehmen Sie die Adresse wie eingegeben und prüfen Sie sie später erneut.",
 		BatchValid:          "Verwenden Sie die Adressen so, wie sie sind.",
 		BatchReview:         "Verwenden Sie die gültigen Adressen so, wie sie sind, und die korrigierten so, wie das Register sie schreibt, und prüfen Sie die übrigen Adressen einzeln.",
+		BatchAccept:         "Verwenden Sie die gültigen Adressen so, wie sie sind, und die korrigierten so, wie das Register sie schreibt, und übernehmen Sie die Adressen außerhalb der Niederlande und Belgiens wie eingegeben, denn sie werden nicht geprüft.",
+		BatchReviewAccept:   "Verwenden Sie die gültigen Adressen so, wie sie sind, und die korrigierten so, wie das Register sie schreibt, übernehmen Sie die Adressen außerhalb der Niederlande und Belgiens wie eingegeben und prüfen Sie die übrigen Adressen einzeln.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Prüfen Sie Straße und Hausnummer.",
@@ -463,6 +469,8 @@ var en = catalogue{
 		ServiceUnavailable:  "Accept the address as entered and check it again later.",
 		BatchValid:          "Use the addresses as they are.",
 		BatchReview:         "Use the valid addresses as they are and the corrected ones as the register writes them, and check the other addresses one by one.",
+		BatchAccept:         "Use the valid addresses as they are and the corrected ones as the register writes them, and accept the addresses outside the Netherlands and Belgium as entered, as they are not checked.",
+		BatchReviewAccept:   "Use the valid addresses as they are and the corrected ones as the register writes them, accept the addresses outside the Netherlands and Belgium as entered, and check the other addresses one by one.",
 	},
 	check: map[adreswijzer.Field]string{
 		adreswijzer.FieldAddress1:    "Check the street and house number.",

@@ -89,13 +89,27 @@ func MetadataHandler(cfg Config) http.Handler {
 // Challenge is the WWW-Authenticate value of a 401 for a request without a credential:
 // where the metadata is and which scope to ask for, so that an MCP client can start the
 // OAuth flow on its own.
+//
+// With no metadata URL (a resource without an authorization server, which takes API keys
+// only) it is a plain challenge with the realm and the scope: a resource_metadata there
+// would send clients to metadata that names no authorization server, which the MCP
+// authorization spec requires of it, and an OAuth flow that cannot work. Without the
+// parameter, and with the metadata answered 404, an MCP client finds no authorization
+// server to sign in with and is left to the API key it was configured with.
 func Challenge(metadataURL string) string {
+	if metadataURL == "" {
+		return fmt.Sprintf("Bearer realm=%q, scope=%q", Realm, Scope)
+	}
 	return fmt.Sprintf("Bearer resource_metadata=%q, scope=%q", metadataURL, Scope)
 }
 
+// Realm names the service in challenges that point to no metadata.
+const Realm = "adreswijzer"
+
 // ChallengeFor is the WWW-Authenticate value for a Verify error (RFC 6750 §3):
 // invalid_token for a refused token, insufficient_scope for a token without address:verify.
-// Other errors (keys unavailable: a 503) get the plain challenge.
+// Other errors (keys unavailable: a 503) get the plain challenge. An empty metadata URL
+// gives the challenge without resource_metadata, as Challenge does.
 func ChallengeFor(metadataURL string, err error) string {
 	code := ""
 	switch {
@@ -106,16 +120,8 @@ func ChallengeFor(metadataURL string, err error) string {
 	default:
 		return Challenge(metadataURL)
 	}
-	return fmt.Sprintf("Bearer error=%q, resource_metadata=%q, scope=%q", code, metadataURL, Scope)
-}
-
-// KeyChallenge is the WWW-Authenticate value of a 401 of /mcp where no authorization server
-// is configured: a bearer credential (an API key) and its scope, and no metadata to start an
-// OAuth flow from, which could not end. refused adds RFC 6750's invalid_token, for a key
-// that was sent and refused.
-func KeyChallenge(refused bool) string {
-	if refused {
-		return fmt.Sprintf("Bearer realm=\"adreswijzer\", error=\"invalid_token\", scope=%q", Scope)
+	if metadataURL == "" {
+		return fmt.Sprintf("Bearer realm=%q, error=%q, scope=%q", Realm, code, Scope)
 	}
-	return fmt.Sprintf("Bearer realm=\"adreswijzer\", scope=%q", Scope)
+	return fmt.Sprintf("Bearer error=%q, resource_metadata=%q, scope=%q", code, metadataURL, Scope)
 }

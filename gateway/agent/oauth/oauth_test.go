@@ -474,15 +474,27 @@ func TestChallenges(t *testing.T) {
 		{errors.Join(ErrInvalidToken, errors.New("expired")), "invalid_token"},
 		{ErrKeysUnavailable, ""},
 	}
-	for _, c := range cases {
-		chs, err := oauthex.ParseWWWAuthenticate([]string{ChallengeFor(mdURL, c.err)})
-		if err != nil || len(chs) != 1 {
-			t.Fatalf("%v: %v %v", c.err, chs, err)
+	// Without metadata (no authorization server) the same challenges name the realm instead,
+	// so that no client is sent to metadata that cannot lead to a sign-in.
+	for _, md := range []string{mdURL, ""} {
+		for _, c := range cases {
+			chs, err := oauthex.ParseWWWAuthenticate([]string{ChallengeFor(md, c.err)})
+			if err != nil || len(chs) != 1 {
+				t.Fatalf("%v: %v %v", c.err, chs, err)
+			}
+			ch := chs[0]
+			realm := ""
+			if md == "" {
+				realm = Realm
+			}
+			if ch.Scheme != "bearer" || ch.Params["resource_metadata"] != md || ch.Params["realm"] != realm || ch.Params["scope"] != Scope ||
+				ch.Params["error"] != c.code {
+				t.Errorf("%q %v: challenge %+v", md, c.err, ch)
+			}
 		}
-		ch := chs[0]
-		if ch.Scheme != "bearer" || ch.Params["resource_metadata"] != mdURL || ch.Params["scope"] != Scope || ch.Params["error"] != c.code {
-			t.Errorf("%v: challenge %+v", c.err, ch)
-		}
+	}
+	if got, want := Challenge(""), `Bearer realm="adreswijzer", scope="address:verify"`; got != want {
+		t.Errorf("Challenge without metadata = %s, want %s", got, want)
 	}
 }
 

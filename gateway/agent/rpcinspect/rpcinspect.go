@@ -22,8 +22,12 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	sdkjson "github.com/segmentio/encoding/json"
+
+	"github.com/adreswijzer/adreswijzer"
 )
 
 // Tool names whose cost is not one call. The MCP server registers its tools under these
@@ -81,6 +85,13 @@ type Call struct {
 	// ProtocolVersion is the revision named in the call's _meta (stateless revision); empty
 	// for clients that negotiated one with initialize.
 	ProtocolVersion string
+	// Session is the call's sessionId argument (verify, lookup and suggest take one), when it
+	// is one the tool's schema takes; "" otherwise. Calls that share one count as one
+	// verification with the verify that ends them, as REST calls do.
+	Session string
+	// Confirmed: a verify with customerConfirmed true, which counts as REST's validate with
+	// it does (see usage.Charge.Confirmed).
+	Confirmed bool
 }
 
 // Request is what a body holds.
@@ -182,23 +193,48 @@ func inspectCall(m message, mac hash.Hash) Call {
 		c.Cost = 0
 	case ToolVerifyBatch:
 		c.Cost = batchCost(p.Arguments)
+	case ToolVerify, ToolLookup, ToolSuggest:
+		c.Session, c.Confirmed = sessionOf(p.Arguments)
+		c.Confirmed = c.Confirmed && p.Name == ToolVerify
 	}
 	return c
 }
 
+// sessionArgs are the arguments the counting of a call reads.
+type sessionArgs struct {
+	SessionID         json.RawMessage `json:"sessionId"`
+	CustomerConfirmed json.RawMessage `json:"customerConfirmed"`
+}
+
+// sessionOf reads the sessionId of a call's arguments, when it is a string the tool's schema
+// takes (a call with another is refused by the tool and given back), and whether
+// customerConfirmed is true.
+func sessionOf(args json.RawMessage) (session string, confirmed bool) {
+	var a sessionArgs
+	if decode(args, &a) != nil {
+		return "", false
+	}
+	confirmed = string(bytes.TrimSpace(a.CustomerConfirmed)) == "true"
+	if len(a.SessionID) == 0 || a.SessionID[0] != '"' || decode(a.SessionID, &session) != nil || !adreswijzer.ValidSessionID(session) {
+		return "", confirmed
+	}
+	return session, confirmed
+}
+
 // batchCost is the number of addresses of a batch the server will verify, and one for a
 // batch it refuses without verifying anything. A batch is verified only when its arguments
-// pass the tool's input schema, and then the tool still refuses an empty batch or one over
-// MaxBatchItems; the schema fails the whole call for one bad item. So the rule is all or
-// one: the number of items when "addresses" is an array of 1 to MaxBatchItems objects that
-// each have the one required member, "id", as a string; otherwise one, like any other call
-// the server answers with an error (see inspectCall). Charging every item of a batch the
-// schema rejects would spend an agent's rate budget on calls that were never served.
+// pass the tool's input schema (1 to MaxBatchItems items); the schema fails the whole call
+// for one bad item. So the rule is all or one: the number of items when "addresses" is an
+// array of 1 to MaxBatchItems objects that each have the one required member, "id", as a
+// usable id (see usableID); otherwise one, like any other call the server answers with an
+// error (see inspectCall). Charging every item of a batch the schema rejects would spend an
+// agent's rate budget on calls that were never served.
 //
-// The schema's other rules (the types of the other members, the enums of lang and carrier,
-// no members it does not know) are not checked here: they would copy the worker's schema
-// into the gateway. A batch that breaks only those is charged its items against the agent
-// limits; the tool error it gets gives its verifications back (Extension.Unserved).
+// The schema's other rules (the types and lengths of the other members, the enums of lang
+// and carrier, no members it does not know) and the tool's (ids unique) are not checked
+// here: they would copy the worker's schema into the gateway. A batch that breaks only those
+// is charged its items against the agent limits; the tool error it gets gives its
+// verifications back (Extension.Unserved).
 func batchCost(args json.RawMessage) int {
 	var a map[string]json.RawMessage
 	if err := decode(args, &a); err != nil {
@@ -212,11 +248,37 @@ func batchCost(args json.RawMessage) int {
 		return 1
 	}
 	for _, it := range items {
-		if len(it.ID) == 0 || it.ID[0] != '"' {
-			return 1 // no id (a null item has none either), or one that is not a string
+		if !usableID(it.ID) {
+			return 1 // no id (a null item has none either), or one the schema refuses
 		}
 	}
 	return len(items)
+}
+
+// MaxIDLength is the longest id of a batch item the tool's schema takes.
+const MaxIDLength = 100
+
+// usableID reports whether a batch item's id passes the tool's schema: a string of 1 to
+// MaxIDLength characters with one that is not a space (the schema's pattern \S, which the
+// server's validator reads as Go's regexp does: tab, newline, form feed, carriage return and
+// space are spaces).
+func usableID(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	id := raw[1 : len(raw)-1] // the body parsed: without escapes, these are the id's bytes
+	if bytes.IndexByte(id, '\\') >= 0 {
+		var s string
+		if decode(raw, &s) != nil {
+			return false
+		}
+		id = []byte(s)
+	}
+	if len(id) == 0 || utf8.RuneCount(id) > MaxIDLength {
+		return false
+	}
+	return bytes.ContainsFunc(id, func(r rune) bool { return !strings.ContainsRune("\t\n\f\r ", r) })
 }
 
 // batchItem is the part of a batch item batchCost checks: the member the tool's schema

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/adreswijzer/adreswijzer"
 )
 
 func call(id int, tool, args string) string {
@@ -98,7 +100,7 @@ func TestCosts(t *testing.T) {
 
 // A batch is charged its items only when the tool's input schema lets it through to be
 // verified: "addresses" an array of 1 to 100 objects, each with the id the schema requires,
-// as a string. The schema fails the whole call for one bad item, so anything else is one
+// as a string of 1 to 100 characters, not all spaces. The schema fails the whole call for one bad item, so anything else is one
 // call, as any call the server answers with an error is.
 func TestBatchCost(t *testing.T) {
 	items := func(n int, item string) string {
@@ -118,6 +120,14 @@ func TestBatchCost(t *testing.T) {
 		{"items without id", items(100, `{"address":"Achtergracht 1, 1381 BN Weesp"}`), 1},
 		{"one item without id", `{"addresses":[` + strings.Repeat(good+",", 99) + `{"zip":"1381 BN"}]}`, 1},
 		{"id in capitals, another member to the schema", items(10, `{"ID":"x"}`), 1},
+		{"id of 100 characters", items(2, `{"id":"`+strings.Repeat("é", 100)+`"}`), 2},
+		{"id with a space inside", items(2, `{"id":" order 1 "}`), 2},
+		{"id of other spaces, which Go's \\S takes for characters", items(2, `{"id":"\u3000"}`), 2},
+		{"id with escapes", items(2, `{"id":"a\\\"b\u00e9"}`), 2},
+		{"id of an escaped space", items(10, `{"id":"\u0020"}`), 1},
+		{"empty id", items(10, `{"id":""}`), 1},
+		{"id of spaces", items(10, `{"id":" \t\n"}`), 1},
+		{"id over 100 characters", items(10, `{"id":"`+strings.Repeat("7", 101)+`"}`), 1},
 		{"numeric id", items(10, `{"id":7}`), 1},
 		{"null id", items(10, `{"id":null}`), 1},
 		{"object id", items(10, `{"id":{"x":"y"}}`), 1},
@@ -142,6 +152,41 @@ func TestBatchCost(t *testing.T) {
 				t.Errorf("calls %+v, want one costing %d", req.Calls, tc.cost)
 			}
 		})
+	}
+}
+
+// The sessionId of the address tools, as the tool's schema takes it, and customerConfirmed of
+// a verify: what the counting of sessions reads. A sessionId the schema refuses counts as
+// none (the call is refused and given back); the batch and the free tool take none.
+func TestSession(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool, args string
+		session          string
+		confirmed        bool
+	}{
+		{"verify", ToolVerify, `{"address":"x","sessionId":"addr-1"}`, "addr-1", false},
+		{"lookup", ToolLookup, `{"country":"NL","sessionId":"a.b:c_d-1"}`, "a.b:c_d-1", false},
+		{"suggest", ToolSuggest, `{"query":"x","sessionId":"` + strings.Repeat("s", 64) + `"}`, strings.Repeat("s", 64), false},
+		{"confirmed verify", ToolVerify, `{"address":"x","sessionId":"s","customerConfirmed":true}`, "s", true},
+		{"confirmed without session", ToolVerify, `{"address":"x","customerConfirmed":true}`, "", true},
+		{"confirmed is a verify's only", ToolLookup, `{"sessionId":"s","customerConfirmed":true}`, "s", false},
+		{"confirmed false", ToolVerify, `{"sessionId":"s","customerConfirmed":false}`, "s", false},
+		{"no session", ToolVerify, `{"address":"x"}`, "", false},
+		{"session with a space", ToolVerify, `{"sessionId":"a b"}`, "", false},
+		{"session too long", ToolVerify, `{"sessionId":"` + strings.Repeat("s", 65) + `"}`, "", false},
+		{"empty session", ToolVerify, `{"sessionId":""}`, "", false},
+		{"session a number", ToolVerify, `{"sessionId":12}`, "", false},
+		{"session in capitals is another member", ToolVerify, `{"SESSIONID":"s"}`, "", false},
+		{"the batch takes none", ToolVerifyBatch, `{"sessionId":"s","addresses":[{"id":"1"}]}`, "", false},
+		{"arguments not an object", ToolVerify, `["sessionId"]`, "", false},
+	} {
+		req, err := Inspect([]byte(call(1, tc.tool, tc.args)), nil)
+		if err != nil || len(req.Calls) != 1 {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c := req.Calls[0]; c.Session != tc.session || c.Confirmed != tc.confirmed {
+			t.Errorf("%s: session %q confirmed %v, want %q %v", tc.name, c.Session, c.Confirmed, tc.session, tc.confirmed)
+		}
 	}
 }
 
@@ -248,38 +293,46 @@ func TestCanonical(t *testing.T) {
 
 func TestRefusal(t *testing.T) {
 	const msg = "Stop retrying this request."
+	te := ToolError{Error: ToolErrorBody{Code: adreswijzer.ErrRateLimited, Message: msg, RetryAfterSeconds: 3, AcceptAsTyped: true}}
 	single, _ := Inspect([]byte(call(7, "verify_address", `{"address":"x"}`)), nil)
 	var res struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      int    `json:"id"`
 		Result  struct {
-			Content    []struct{ Type, Text string }
-			IsError    bool   `json:"isError"`
-			ResultType string `json:"resultType"`
+			Content           []struct{ Type, Text string }
+			StructuredContent map[string]map[string]any `json:"structuredContent"`
+			IsError           bool                      `json:"isError"`
+			ResultType        string                    `json:"resultType"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(Refusal(single, "2025-06-18", msg), &res); err != nil {
+	if err := json.Unmarshal(Refusal(single, "2025-06-18", te), &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.JSONRPC != "2.0" || res.ID != 7 || !res.Result.IsError || len(res.Result.Content) != 1 ||
 		res.Result.Content[0].Type != "text" || res.Result.Content[0].Text != msg || res.Result.ResultType != "" {
 		t.Errorf("refusal %+v", res)
 	}
-	if err := json.Unmarshal(Refusal(single, "2026-07-28", msg), &res); err != nil || res.Result.ResultType != "complete" {
+	// The same refusal as structured content, for programs: the code, the seconds to wait,
+	// and that the address may be accepted as typed; no upgrade URL where there is none.
+	if e := res.Result.StructuredContent["error"]; e["code"] != "RATE_LIMITED" || e["message"] != msg ||
+		e["retryAfterSeconds"] != 3.0 || e["acceptAsTyped"] != true || len(e) != 4 {
+		t.Errorf("structured content %v", res.Result.StructuredContent)
+	}
+	if err := json.Unmarshal(Refusal(single, "2026-07-28", te), &res); err != nil || res.Result.ResultType != "complete" {
 		t.Errorf("stateless refusal lacks resultType: %+v %v", res, err)
 	}
 	// The version named in _meta counts when the header gave none.
 	meta, _ := Inspect([]byte(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"verify_address","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`), nil)
-	if !strings.Contains(string(Refusal(meta, "", msg)), `"resultType":"complete"`) {
+	if !strings.Contains(string(Refusal(meta, "", te)), `"resultType":"complete"`) {
 		t.Error("version in _meta ignored")
 	}
 	batch, _ := Inspect([]byte("["+call(1, "verify_address", `{}`)+","+call(2, "lookup_address", `{}`)+"]"), nil)
 	var list []json.RawMessage
-	if err := json.Unmarshal(Refusal(batch, "2025-03-26", msg), &list); err != nil || len(list) != 2 {
+	if err := json.Unmarshal(Refusal(batch, "2025-03-26", te), &list); err != nil || len(list) != 2 {
 		t.Errorf("batch refusal: %d answers, %v", len(list), err)
 	}
 	none, _ := Inspect([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), nil)
-	if Refusal(none, "", msg) != nil {
+	if Refusal(none, "", te) != nil {
 		t.Error("refusal for a request without tool calls")
 	}
 }

@@ -1,5 +1,6 @@
 // Connects to the agent interface with the official MCP TypeScript SDK, as agent hosts do,
-// lists the tools, verifies one real Weesp address and prints what it saw as one JSON line.
+// lists the tools, verifies one real Weesp address, sends a batch the tool refuses, looks up
+// and verifies two more, and prints what it saw as one JSON line.
 // Usage: node client.mjs <url of /mcp>; with ADRESWIJZER_BEARER set it sends that credential,
 // as an agent host sends the API key it was configured with. The Go tests TestTypeScriptClient
 // (worker/agent, straight at a worker) and the gateway's agent test (through the gateway) run it.
@@ -30,6 +31,18 @@ const refused = await client.callTool({
   name: "verify_addresses_batch",
   arguments: { addresses: Array.from({ length: 101 }, (_, i) => ({ id: String(i), address: "Achtergracht 1, 1381 BK Weesp" })) },
 });
+// Two more verifications: served by a worker; through a gateway whose plan allows two, the
+// last is the quota's refusal, which must reach the model as a tool result (the SDK checks
+// its structured content against the output schema, on errors too), not as a thrown
+// transport error.
+const second = await client.callTool({
+  name: "lookup_address",
+  arguments: { country: "NL", postcode: "1381 CS", houseNumber: 16 },
+});
+const third = await client.callTool({
+  name: "verify_address",
+  arguments: { address: "Hugo de Grootlaan 16 ben, 1381 CS Weesp" },
+});
 
 console.log(JSON.stringify({
   protocolVersion: transport.protocolVersion ?? null,
@@ -38,5 +51,7 @@ console.log(JSON.stringify({
   tools: tools.map((t) => ({ name: t.name, input: t.inputSchema, output: t.outputSchema ?? null })),
   result,
   refused,
+  second,
+  third,
 }));
 await client.close();
