@@ -177,8 +177,14 @@ func plansOf(cfg gateway.Config) []dashboard.Plan {
 	return out
 }
 
+// sender is the mail server, or standard output on a developer's machine. A site served
+// over https is no developer's machine: there, printing working sign-in links into the
+// journal is refused.
 func (x *DashboardExtension) sender(expand func(string) string) (mail.Sender, error) {
 	if x.SMTP == nil {
+		if strings.HasPrefix(expand(x.BaseURL), "https:") {
+			return nil, errors.New("dashboard: smtp is required when base_url is https (without it, sign-in mails are printed to standard output, which is for development)")
+		}
 		return &mail.Console{W: os.Stdout}, nil
 	}
 	s, err := mail.NewSMTP(mail.SMTPConfig{Host: expand(x.SMTP.Host), Port: x.SMTP.Port,

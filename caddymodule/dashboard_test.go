@@ -1,6 +1,7 @@
 package caddymodule_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/mail/mailtest"
@@ -152,5 +156,32 @@ func TestNoDashboardWithoutExtension(t *testing.T) {
 	g := startGateway(t, gatewayConfig{upstream: upstream(t)})
 	for _, path := range []string{"/dashboard", "/dashboard/", "/dashboard/signin"} {
 		expect(t, path, g.do(req{path: path}), 404, adreswijzer.ErrNotFound)
+	}
+}
+
+// A dashboard served over https must have a mail server: its sign-in links must not go to
+// a journal.
+func TestDashboardHTTPSNeedsSMTP(t *testing.T) {
+	cfg := `{
+	admin off
+}
+http://127.0.0.1:1 {
+	adreswijzer {
+		key_file ` + t.TempDir() + `/keys.json
+		extension dashboard {
+			base_url https://api.example.nl
+		}
+	}
+}`
+	adapted, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c caddy.Config
+	if err := json.Unmarshal(adapted, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := caddy.Validate(&c); err == nil || !strings.Contains(err.Error(), "smtp is required") {
+		t.Errorf("https without smtp: %v", err)
 	}
 }
