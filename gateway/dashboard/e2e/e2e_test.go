@@ -129,7 +129,14 @@ func TestJourney(t *testing.T) {
 	j.WaitAcrossNavigation(`location.pathname === '/dashboard/signin'`)
 	j.check("signin")
 
+	// A mistyped address is said at the field, as a screen reader announces it.
+	j.Do(chromedp.SendKeys(chromedp.CSS("#email"), "winkel at example.nl"))
+	j.submit(`form[action="/dashboard/signin"] button[type=submit]`, "/dashboard/signin")
+	j.WaitFor(`document.querySelector('[role=alert]') !== null && document.getElementById('email').getAttribute('aria-invalid') === 'true'`)
+	j.check("signin-error")
+
 	// Sign up by e-mail: the mail comes through SMTP; the link asks for a press.
+	j.Eval(`(document.getElementById('email').value = '', '')`)
 	j.Do(chromedp.SendKeys(chromedp.CSS("#email"), "winkel@example.nl"))
 	j.submit(`form[action="/dashboard/signin"] button[type=submit]`, "/dashboard/signin")
 	j.WaitFor(`document.querySelector('[role=status]') !== null`)
@@ -149,6 +156,11 @@ func TestJourney(t *testing.T) {
 	s.shop = "http://" + shopLn.Addr().String()
 	j.Do(chromedp.Navigate(s.gateway + "/dashboard/keys"))
 	j.check("keys-empty")
+	// A publishable key without an origin is refused, with the error linked to its field.
+	j.Do(chromedp.Click(chromedp.CSS("#kind-pk_test")))
+	j.submit(`form[action="/dashboard/keys"] button[type=submit]`, "/dashboard/keys")
+	j.WaitFor(`document.getElementById('origins').getAttribute('aria-invalid') === 'true'`)
+	j.check("keys-error")
 	j.Do(chromedp.Click(chromedp.CSS("#kind-pk_test")),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Demo shop"),
 		chromedp.SendKeys(chromedp.CSS("#origins"), s.shop))
@@ -184,7 +196,7 @@ func TestJourney(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	j.check("usage")
-	for _, page := range []string{"plans", "account"} {
+	for _, page := range []string{"plans", "account", "no-such-page"} {
 		j.Do(chromedp.Navigate(s.gateway + "/dashboard/" + page))
 		j.check(page)
 	}
