@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/match"
@@ -12,7 +11,7 @@ import (
 
 // samplePlaces knows the places of the register samples, as the splitter does on a worker
 // that serves them.
-func samplePlaces(t testing.TB) placeKnown {
+func samplePlaces(t testing.TB) adreswijzer.PlaceKnown {
 	t.Helper()
 	s := &service{engine: match.New(sampleData(t), match.Options{})}
 	return s.knownPlace(context.Background())
@@ -23,12 +22,12 @@ type splitCase struct {
 	address1, address2, zip, city, country string
 }
 
-func checkSplit(t *testing.T, known placeKnown, cases []splitCase) {
+func checkSplit(t *testing.T, known adreswijzer.PlaceKnown, cases []splitCase) {
 	t.Helper()
 	for _, c := range cases {
-		f := splitFreeForm(c.in, known)
-		if f.address1 != c.address1 || f.address2 != c.address2 || f.zip != c.zip || f.city != c.city || f.country != c.country {
-			t.Errorf("splitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
+		f := adreswijzer.SplitFreeForm(c.in, known)
+		if f.Address1 != c.address1 || f.Address2 != c.address2 || f.Zip != c.zip || f.City != c.city || f.Country != c.country {
+			t.Errorf("SplitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
 				c.in, f, c.address1, c.address2, c.zip, c.city, c.country)
 		}
 	}
@@ -60,7 +59,7 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Achtergracht 1 Parijs", "Achtergracht 1 Parijs", "", "", "", ""},
 		{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
 	})
-	checkSplit(t, placeKnown(func(n string) bool { return foldCountry(n) == "ee" }), []splitCase{
+	checkSplit(t, adreswijzer.PlaceKnown(func(n string) bool { return strings.EqualFold(n, "ee") }), []splitCase{
 		{"Kerkstraat 12 Ee", "Kerkstraat 12 Ee", "", "", "", ""},
 		{"Kerkstraat 12, Ee", "Kerkstraat 12", "", "", "Ee", ""},
 	})
@@ -165,73 +164,5 @@ func TestSplitLeftovers(t *testing.T) {
 			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueHouseNumberNotFound}, zip: "1381 BK"}},
 		{splitCase{"Bloemendalerweg 51A - 10, 1382 KB Weesp", "Bloemendalerweg 51A - 10", "", "1382 KB", "Weesp", ""},
 			verdict{status: "valid", country: "NL", zip: "1382 KB", unit: "10"}},
-	})
-}
-
-// FuzzSplitFreeForm holds the splitter to cutting, never inventing: every word it returns
-// is in the input, no word is used twice, a postcode it returns has a Dutch or Belgian form,
-// a country is one a country word names, and no field starts or ends with a space or
-// sentence punctuation. It knows a few real place names, so that the cuts that need the
-// registers run too.
-func FuzzSplitFreeForm(f *testing.F) {
-	for _, s := range []string{
-		"Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique",
-		"Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland",
-		"1502 Lembeek, Stevens-de Waelplein 9 bus 2",
-		"1502 Lembeek Stevens-de Waelplein 9 bus 2",
-		"Achtergracht 1 Weesp",
-		"Weesp, Achtergracht 1",
-		"Nieuwstraat 12a. 1381 BC Weesp. NL",
-		"Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique",
-		"Brussel 1000, Kerkstraat 1000",
-		"Kerkstraat 12 - 14 - 1000 Brussel",
-	} {
-		f.Add(s)
-	}
-	places := map[string]bool{}
-	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
-		places[foldCountry(p)] = true
-	}
-	known := placeKnown(func(name string) bool { return places[foldCountry(name)] })
-	countries := map[string]bool{}
-	for _, c := range countryNames {
-		countries[c] = true
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) > 4*adreswijzer.MaxFreeFormLength {
-			return // the tools refuse longer text before splitting it
-		}
-		f := splitFreeForm(s, known)
-		used := 0
-		for _, field := range []string{f.address1, f.address2, f.zip, f.city} {
-			if field != strings.TrimSpace(field) || field != "" && field != f.zip && trimEdges(field) != field {
-				t.Fatalf("field %q not trimmed: %+v", field, f)
-			}
-			for _, w := range strings.Fields(field) {
-				used++
-				if !strings.Contains(s, w) {
-					t.Fatalf("word %q is not in the input: %+v", w, f)
-				}
-			}
-		}
-		if total := len(strings.Fields(strings.Map(func(r rune) rune {
-			if isSegmentBreak(r) {
-				return ' '
-			}
-			return r
-		}, s))); used > total {
-			t.Fatalf("%d words out of %d in: %+v", used, total, f)
-		}
-		if f.zip != "" {
-			if nl, be := adreswijzer.PostcodeCountry(f.zip); !nl && !be {
-				t.Fatalf("zip %q is no postcode: %+v", f.zip, f)
-			}
-		}
-		if f.country != "" && !countries[f.country] {
-			t.Fatalf("country %q", f.country)
-		}
-		if utf8.ValidString(s) && !utf8.ValidString(f.address1+f.address2+f.zip+f.city) {
-			t.Fatalf("invalid UTF-8 out of valid input: %+v", f)
-		}
 	})
 }
