@@ -39,7 +39,8 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
-	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
+	r, moved := readRequest(c, r, ix.knowsPlace)
+	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r, moved: moved}
 	line := adreswijzer.ParseAddressLine(c, r.Address1)
 	v.parse(line)
 	out, err := v.run()
@@ -55,7 +56,7 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	// whatever street line was read).
 	if out.match == nil || out.streetHit == nil || out.streetHit.level < levelCanon { // most addresses are found by the first reading, street as typed
 		for _, other := range otherReadings(c, line, r) {
-			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r}
+			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r, moved: moved}
 			alt.parse(other.line)
 			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
 				v, out = alt, altOut
@@ -141,6 +142,8 @@ type validation struct {
 	ix  *index
 	c   adreswijzer.Country
 	r   adreswijzer.ValidateRequest
+	// moved: the postcode or town was read from another field than its own (readRequest).
+	moved bool
 
 	line      adreswijzer.AddressLine
 	hasNumber bool
@@ -928,7 +931,7 @@ func (v *validation) resolve(g *group) outcome {
 		return out
 	}
 	a := out.match
-	exact := u.kind == unitExact && g.street.level == levelExact &&
+	exact := u.kind == unitExact && g.street.level == levelExact && !v.moved &&
 		(v.city.empty() || g.city.level == levelExact) && v.pcExact && a.Postcode == v.pc
 	v.placeIssues(&out, g, a)
 	if a.Planned() {

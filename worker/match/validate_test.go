@@ -168,6 +168,24 @@ var validateCases = []validateCase{
 		status: "valid", confidence: "high", lang: "fr", match: "4960 24  1.Et"},
 	{name: "be ordinal street without a house number", req: be("Place Albert 1er", "4960", "Malmedy"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}, blocking: true, confidence: "low", lang: "fr"},
+	// The postcode and town where platforms and customers put them: the whole address in
+	// address1 or address2, the postcode and town fields swapped. Read as the agent reads
+	// free text, and corrected (the fields were typed differently), never blocking.
+	{name: "nl one line in address1", req: nl("Hugo de Grootlaan 16 bov, 1381 CS Weesp", "", ""),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl one line in address2 below a company", req: with(nl("Bakkerij De Vries", "", ""), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("Hugo de Grootlaan 16 bov, 1381 CS Weesp") }),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl postcode and town in address2", req: with(nl("Hugo de Grootlaan 16", "", ""), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bov, 1381 CS Weesp") }),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl postcode and town fields swapped", req: nl("Hugo de Grootlaan 16 bov", "Weesp", "1381 CS"),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "be one line in address1", req: be("Route du Barrage 83, 4960 Malmedy", "", ""),
+		status: "corrected", confidence: "medium", lang: "fr", match: "4960 83  "},
+	{name: "be postcode and town fields swapped", req: be("Route du Barrage 83", "Malmedy", "4960"),
+		status: "corrected", confidence: "medium", lang: "fr", match: "4960 83  "},
+	// Four digits that end a Belgian street line are its house number, not a postcode.
+	{name: "be house number like a postcode, no postcode typed", req: be("Chaussée de Haecht 1369", "", "Haren"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
