@@ -156,10 +156,14 @@ type validation struct {
 	unitField adreswijzer.Field // where the typed unit came from
 	street    typedName
 	city      typedName
-	zip       zipState
-	pc        string // register form when zip is zipOK
-	pcKnown   bool
-	pcExact   bool // typed exactly as the printed form
+	// town is city without a province or country qualifier ("Weesp NH"), read when the
+	// city names no place as typed (townRead).
+	town     typedName
+	townRead bool
+	zip      zipState
+	pc       string // register form when zip is zipOK
+	pcKnown  bool
+	pcExact  bool // typed exactly as the printed form
 	// pcPlaces are the localities of the typed postcode: a street and number found in the
 	// same place under another postcode is a postcode typo, not a different address.
 	pcPlaces []adreswijzer.Names
@@ -592,6 +596,16 @@ func (v *validation) cityLocalities() []uint32 {
 	if len(out) > 0 {
 		return out
 	}
+	if t := v.cityTown(); !t.empty() {
+		key := cityKey(t.raw)
+		out = append(out, v.ix.locByKey[key]...)
+		for _, a := range aliases[key] {
+			out = append(out, v.ix.locByKey[a]...)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
 	for _, lk := range v.ix.locKeys {
 		if similarity(v.city.folded, lk.folded) >= similarityThreshold && !containsU32(out, lk.locality) {
 			out = append(out, lk.locality)
@@ -674,9 +688,32 @@ func (v *validation) cityMatch(a *adreswijzer.Address) nameMatch {
 			return c.m
 		}
 	}
-	m := matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
+	loc := &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality}
+	m := matchCity(v.c, v.city, loc)
+	if m.level < levelAlias {
+		if t := v.cityTown(); !t.empty() {
+			// The town named, with a qualifier the register's name does not have.
+			if mt := matchCity(v.c, *t, loc); mt.level >= levelAlias && mt.better(m) {
+				m = mt
+				if m.level > levelFolded {
+					m.level, m.score = levelFolded, 0.97
+				}
+			}
+		}
+	}
 	v.cityMemo = append(v.cityMemo, cityMatched{k, m})
 	return m
+}
+
+// cityTown is the typed city without its qualifier (townOf), empty when it has none.
+func (v *validation) cityTown() *typedName {
+	if !v.townRead {
+		v.townRead = true
+		if t := townOf(v.city.raw); t != "" {
+			v.town = newTypedName(t)
+		}
+	}
+	return &v.town
 }
 
 // cityMatched is how the typed city matched a locality and municipality. A request meets a

@@ -186,6 +186,13 @@ var validateCases = []validateCase{
 	// Four digits that end a Belgian street line are its house number, not a postcode.
 	{name: "be house number like a postcode, no postcode typed", req: be("Chaussée de Haecht 1369", "", "Haren"),
 		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
+	// A town with its province or country.
+	{name: "nl town with province, postcode digits swapped", req: nl("Hugo de Grootlaan 16 bov", "1833 EA", "WEESP NH"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH", "POSTCODE_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl town with province in brackets", req: nl("Hugo de Grootlaan 16 bov", "1381 CS", "Weesp (NH)"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "be town with country", req: be("Rue Abbé Bastin 2", "4960", "Malmedy BE"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 2  "},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
