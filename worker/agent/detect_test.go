@@ -39,7 +39,7 @@ func TestCountryFromEvidence(t *testing.T) {
 		{"Kerkstraat 1, Lembeek", verdict{status: "invalid", country: "BE", issues: []adreswijzer.IssueCode{format}, blocking: true}},
 		{"Route du Barrage 83 Malmedy", verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{format}, zip: "4960"}},
 		{"Kerkstraat 1, 2000 Weesp", verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{format}, zip: "1381 XN"}},
-		{"Kerkstraat 999, 2000 Weesp", verdict{status: "invalid", country: "NL", issues: []adreswijzer.IssueCode{format}, blocking: true}},
+		{"Kerkstraat 999, 2000 Weesp", verdict{status: "invalid", country: "NL", issues: []adreswijzer.IssueCode{format, adreswijzer.IssueHouseNumberNotFound}, blocking: true}},
 		// Four bare digits that neither register settles fit both countries.
 		{"Kerkstraat 1, 2000", verdict{status: "ambiguous", issues: []adreswijzer.IssueCode{ambiguous}}},
 	}

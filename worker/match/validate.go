@@ -521,8 +521,9 @@ func (v *validation) gather() ([]*group, error) {
 			return nil, err
 		}
 	}
-	if !goodStreet() && !v.street.empty() && v.city.empty() && v.zip != zipOK {
-		// Nothing to narrow by: only a street name that is exact and rare enough.
+	if !goodStreet() && !v.street.empty() && v.city.empty() && (v.zip != zipOK || !v.pcKnown) {
+		// Nothing to narrow by (no city, and no postcode the register knows): only a
+		// street name that is exact and rare enough.
 		if t, ok := ix.textID(v.street.folded); ok && len(ix.postings(t)) <= 10 {
 			var streets []uint32
 			for _, vr := range ix.postings(t) {
@@ -663,6 +664,10 @@ func (v *validation) score(g *group) {
 		g.pcHit = 0.4
 	case slices.Contains(v.pcPlaces, a.Locality):
 		g.pcHit = 0.35
+	case !v.pcKnown:
+		// A postcode the register does not have ("1833 EA" for 1383 EA) places nothing,
+		// as one that cannot be read.
+		g.pcHit = 0.3
 	}
 	streetScore, cityScore := g.street.score, g.city.score
 	if v.street.empty() {
@@ -816,9 +821,21 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 			}
 		}
 		out.cands = sortPostal(out.cands)
+		if len(out.cands) == 0 && v.streetInCity() {
+			// The street is in the town typed; the number is not.
+			out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
+		}
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
-		if v.c == adreswijzer.NL && !v.streetInCity() {
+		// The typed street and number elsewhere, where nothing placed them: offered, and
+		// the address may be one of them, so it is not certainly undeliverable.
+		for _, g := range groups {
+			if g.street.level >= levelFuzzy {
+				out.cands = append(out.cands, g.addrs...)
+			}
+		}
+		out.cands = sortPostal(out.cands)
+		if v.c == adreswijzer.NL && len(out.cands) == 0 && !v.streetInCity() {
 			// A Dutch postcode the register does not know has neither the number nor
 			// the street. When the typed street does exist in the typed city, a new
 			// build may have a postcode the register has not yet published: the

@@ -193,6 +193,9 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
 	{name: "be town with country", req: be("Rue Abbé Bastin 2", "4960", "Malmedy BE"),
 		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 2  "},
+	// An unknown postcode and no town: the street and number elsewhere are offered.
+	{name: "nl unknown postcode, no town, street and number elsewhere", req: nl("Hugo de Grootlaan 16 bov", "1833 EA", ""),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
