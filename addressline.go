@@ -92,8 +92,9 @@ func ParseAddressLine(c Country, s string) AddressLine {
 			// Two numbers in a row, spaced: either may be the house number.
 			if s, next := sepAt(toks, pick.k+1); s.onlySpace() && next == complete[1].k {
 				other = complete[1]
-				if loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key) {
-					// "Plein 1813 4": the next number is the house number.
+				if !pick.p.h.Floor && (loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key)) {
+					// "Plein 1813 4": the next number is the house number. Not when it
+					// is a floor ("Singel 2 2e", "Singel 2 3 hoog").
 					pick, other = other, pick
 				}
 			}

@@ -140,6 +140,9 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 		}
 	}
 	h := nums[0]
+	if h.Floor && h.Unit != "" {
+		return asRemark(c, as, h)
+	}
 	tl := h.LooseExtension()
 	if tl == "" {
 		if len(as) == 1 {
@@ -172,14 +175,38 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 	}
 	if !anyUnit {
 		// The register knows no toevoeging or box at this number: the address is found,
-		// the unit typed is extra.
-		ut := adreswijzer.UnitToevoeging
-		if c == adreswijzer.BE {
-			ut = adreswijzer.UnitBus
+		// the unit typed is extra. Which address that is the suffix typed tells; without
+		// one only the bare number is meant, and among several letters ("87a", "87b")
+		// none is: a unit typed is never turned into a letter nobody typed.
+		same := filterAddrs(withSuffix, func(a *adreswijzer.Address) bool { return adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) == ts })
+		if len(same) == 1 {
+			return unitResult{kind: unitDropped, match: &same[0], unitType: unitTypeIn(c)}
 		}
-		return unitResult{kind: unitDropped, match: &withSuffix[0], unitType: ut}
+		return unitResult{kind: unitNotFound, cands: withSuffix, unitType: unitTypeIn(c)}
 	}
 	return unitResult{kind: unitNotFound, cands: withSuffix, unitType: unitTypeOf(withSuffix)}
+}
+
+// asRemark resolves a number typed with a floor that no address at it has as its unit:
+// the floor is a remark on the number, read as the number without it. An address that is
+// then the one typed is found with the floor dropped (UNIT_NOT_FOUND); several are a
+// question, as for the number typed bare.
+func asRemark(c adreswijzer.Country, as []adreswijzer.Address, h adreswijzer.HouseNumber) unitResult {
+	bare := h
+	bare.Unit, bare.UnitMarker, bare.Floor = "", "", false
+	r := resolveUnit(c, as, []adreswijzer.HouseNumber{bare})
+	if r.kind == unitExact {
+		r.kind, r.unitType = unitDropped, unitTypeIn(c)
+	}
+	return r
+}
+
+// unitTypeIn is the kind of unit the country's register has.
+func unitTypeIn(c adreswijzer.Country) adreswijzer.UnitType {
+	if c == adreswijzer.BE {
+		return adreswijzer.UnitBus
+	}
+	return adreswijzer.UnitToevoeging
 }
 
 // unitTypeOf is what tells the addresses apart: toevoeging or box when any has one, else

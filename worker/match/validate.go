@@ -197,19 +197,19 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	v.addr2 = addr2
 	h := v.line.Number
 	v.nums = []adreswijzer.HouseNumber{h}
-	if unit, marker := adreswijzer.ParseUnit(v.c, addr2); unit != "" && v.hasNumber {
+	if u := adreswijzer.ParseUnitField(v.c, addr2); u.Unit != "" && v.hasNumber {
 		switch {
 		case h.Unit == "":
-			h.Unit, h.UnitMarker = unit, marker
+			h.Unit, h.UnitMarker, h.Floor = u.Unit, u.UnitMarker, u.Floor
 			v.nums = []adreswijzer.HouseNumber{h}
 			v.unitField = adreswijzer.FieldAddress2
-		case adreswijzer.LooseExtensionOf(h.Unit) != adreswijzer.LooseExtensionOf(unit):
+		case adreswijzer.LooseExtensionOf(h.Unit) != adreswijzer.LooseExtensionOf(u.Unit):
 			// Two units: as for "16/1 bus 8", the one in the street line belongs to the
 			// house number; else either one alone.
 			merged := h
-			merged.Suffix, merged.Unit, merged.UnitMarker = h.Suffix+h.Unit, unit, marker
+			merged.Suffix, merged.Unit, merged.UnitMarker, merged.Floor = h.Suffix+h.Unit, u.Unit, u.UnitMarker, u.Floor
 			replaced := h
-			replaced.Unit, replaced.UnitMarker = unit, marker
+			replaced.Unit, replaced.UnitMarker, replaced.Floor = u.Unit, u.UnitMarker, u.Floor
 			v.nums = []adreswijzer.HouseNumber{merged, replaced, h}
 			v.unitField = adreswijzer.FieldAddress2
 		}

@@ -196,6 +196,21 @@ var validateCases = []validateCase{
 	// An unknown postcode and no town: the street and number elsewhere are offered.
 	{name: "nl unknown postcode, no town, street and number elsewhere", req: nl("Hugo de Grootlaan 16 bov", "1833 EA", ""),
 		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Floors are remarks where the register has no such unit, never a letter: Achtergracht
+	// 87 has only 87a and 87b, Singel 2 only 2a and 2b, Singel 4 is bare (and 4a).
+	{name: "nl roman floor at a number with letters only", req: nl("Achtergracht 87-III", "1381 BM", "Weesp"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl ordinal floor at a number with letters only", req: nl("Singel 2 2e", "1381 AT", "Weesp"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl floor in address2 at a number with letters only", req: with(nl("Singel 2", "1381 AT", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("2e verdieping") }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl floor at a bare number", req: nl("Singel 4 3 hoog", "1381 AT", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381AT 4  "},
+	{name: "nl toevoeging at a number with letters only is no letter", req: nl("Achtergracht 87-2", "1381 BM", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Letter and toevoeging in address2 (Lange Muiderweg 6 b 9b; 6b alone exists too).
+	{name: "nl letter and toevoeging in address2", req: with(nl("Lange Muiderweg 6", "1382 LA", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("b 9b") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1382LA 6 b 9b"},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
