@@ -325,7 +325,7 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 // from the stored keys alone.
 func (ix *index) mayMatchExactly(t typedName, st uint32) bool {
 	for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
-		if t.keys.mayMatchExactly(ix.varKeys[i]) {
+		if t.mayMatchExactly(ix.varKeys[i]) {
 			return true
 		}
 	}

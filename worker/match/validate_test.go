@@ -211,6 +211,17 @@ var validateCases = []validateCase{
 	// Letter and toevoeging in address2 (Lange Muiderweg 6 b 9b; 6b alone exists too).
 	{name: "nl letter and toevoeging in address2", req: with(nl("Lange Muiderweg 6", "1382 LA", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("b 9b") }),
 		status: "valid", confidence: "high", lang: "nl", match: "1382LA 6 b 9b"},
+	// Abbreviations resolve also where the number is missing.
+	{name: "nl abbreviated street, number not there", req: nl("Herengr. 769", "1382 AE", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl"},
+	{name: "nl abbreviated street", req: nl("Herengr. 2a", "1382 AE", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1382AE 2 a "},
+	{name: "be Ch. for Chemin", req: be("Ch. du Lêfa 24", "4960", "Malmedy"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 24  "},
+	{name: "be Ch. for Chaussée", req: be("Ch. de Haecht 1369", "1130", "Haren"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
+	{name: "be Ch. for Chaussée, number not there", req: be("Ch. de Haecht 1", "1130", "Haren"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "fr", suggest: 10},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
