@@ -308,7 +308,58 @@ func (v *validation) run() (outcome, error) {
 			issues:     []pending{p},
 		}, nil
 	}
+	if other := v.conflicting(best, groups); other != nil {
+		return v.bothReadings(best, other), nil
+	}
 	return v.resolve(best), nil
+}
+
+// conflicting returns the group that reads the input another way as well as best does, or
+// nil. The street typed names best at another postcode, but there the number lacks the
+// letter, toevoeging or box typed; at the typed postcode the number has exactly that on
+// another street ("Achtergracht" with 1381 CS, 16 and "bov": Achtergracht 16 is at 1381 BN
+// and has no "bov", Hugo de Grootlaan 16 bov is at 1381 CS). Postcode, number and unit
+// agree as much as street and number do: neither reading may be chosen for the customer.
+func (v *validation) conflicting(best *group, groups []*group) *group {
+	if v.c != adreswijzer.NL || best.pcHit == 1 || v.zip != zipOK || !v.pcKnown || v.nums[0].Extension() == "" {
+		return nil
+	}
+	if resolveUnit(v.c, sortPostal(best.addrs), v.nums).kind == unitExact {
+		return nil
+	}
+	for _, g := range groups {
+		if g != best && g.pcHit == 1 && v.acceptable(g) && resolveUnit(v.c, sortPostal(g.addrs), v.nums).kind == unitExact {
+			return g
+		}
+	}
+	return nil
+}
+
+// bothReadings answers two readings that conflict: ambiguous, offering what each finds.
+func (v *validation) bothReadings(best, other *group) outcome {
+	var cands []adreswijzer.Address
+	for _, g := range [...]*group{best, other} {
+		u := resolveUnit(v.c, sortPostal(g.addrs), v.nums)
+		switch {
+		case u.match != nil:
+			cands = append(cands, *u.match)
+		case len(u.cands) > 0:
+			cands = append(cands, u.cands...)
+		default:
+			cands = append(cands, g.addrs...)
+		}
+	}
+	return outcome{
+		status:     adreswijzer.VerdictAmbiguous,
+		streetHit:  &best.street,
+		cands:      cands,
+		confidence: adreswijzer.ConfidenceLow,
+		situation:  messages.Ambiguous,
+		issues: []pending{
+			{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1},
+			{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldZip},
+		},
+	}
 }
 
 // poBox answers a PO-box line. The registers hold no PO boxes, so an allowed one can only be

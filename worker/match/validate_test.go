@@ -222,6 +222,11 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
 	{name: "be Ch. for Chaussée, number not there", req: be("Ch. de Haecht 1", "1130", "Haren"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "fr", suggest: 10},
+	// Two readings that conflict: the street typed with the number at another postcode,
+	// without the toevoeging typed; the postcode, number and toevoeging typed on another
+	// street (Hugo de Grootlaan 16 bov, 1381 CS).
+	{name: "nl street and postcode name two addresses", req: with(nl("Achtergracht 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bov") }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
