@@ -74,7 +74,8 @@ func ExtensionOf(parts ...string) string {
 
 // LooseExtensionOf is ExtensionOf with two register habits undone: a box word that opens a
 // part right before its digits is dropped ("Bus1", "BTE 2", "B001" give "1", "2", "1"), and
-// leading zeros are dropped from each run of digits ("0003" gives "3", "0000" gives "0").
+// leading zeros are dropped from each run of digits ("0003" gives "3", "0000" gives "0"),
+// and a run of zeros before a letter altogether ("00D" gives "D").
 // Runs are taken per part and before separators are removed, so "1/02" gives "12" like "1/2"
 // does. It is applied the same way to typed and register text, so a typed "bus B305" and a
 // register "B305" both give "305".
@@ -101,6 +102,9 @@ func LooseExtensionOf(parts ...string) string {
 			k := i
 			for k < j-1 && p[k] == '0' {
 				k++
+			}
+			if p[k] == '0' && j < len(p) && isASCIILetter(p[j]) {
+				k = j // zeros that pad a letter: "00D" is D
 			}
 			b = append(b, p[k:j]...)
 			i = j

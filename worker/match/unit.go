@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -33,7 +34,8 @@ type unitResult struct {
 
 // extensionForms are the comparison forms of an address's extension, strict (letters and
 // digits as written) or loose (leading zeros of each digit run dropped). A Belgian box is
-// also taken without the box word BeST sometimes writes into it ("b001", "bus1", "BTE2").
+// also taken as people write it (adreswijzer.BoxNumber: "Be.4" is 4, "b00D" is D, "bA01"
+// is A01) and without the box word BeST sometimes writes into it ("B001", "bus1", "BTE2").
 // The separators inside a box count before they are dropped ("b0.2" and "b002" are
 // different boxes at one Brussels number), which is why adreswijzer.ParseUnit, which drops
 // them first, is not used on register boxes.
@@ -44,8 +46,17 @@ func extensionForms(a *adreswijzer.Address, loose bool) []string {
 	}
 	forms := []string{ext(a.HouseNumberSuffix, a.Unit())}
 	if a.Country == adreswijzer.BE && a.Box != "" {
-		if b := stripBoxWord(a.Box); b != a.Box {
-			if f := ext(a.HouseNumberSuffix, b); f != forms[0] {
+		// The box as people write it only loosely: its padding dropped, "b013" would be
+		// "13" as strictly as "b1.3" at the same Brussels number is.
+		boxNumber := stripBoxWord(a.Box)
+		if loose {
+			boxNumber = adreswijzer.BoxNumber(a.Box)
+		}
+		for _, b := range [...]string{stripBoxWord(a.Box), boxNumber} {
+			if b == a.Box {
+				continue
+			}
+			if f := ext(a.HouseNumberSuffix, b); !slices.Contains(forms, f) {
 				forms = append(forms, f)
 			}
 		}
@@ -115,10 +126,18 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 		}
 	}
 	for _, h := range nums {
-		// Strictly first, so that "0.2" finds box "b0.2" and not "b002"; then with leading
-		// zeros aside, so that "bus 2" finds "b002".
+		// Strictly first, so that "0.2" finds box "b0.2" and not "b002", and a box typed
+		// as the register writes it ("21") finds that one before another written alike
+		// once its marker is read ("bs21"); then with leading zeros aside, so that "bus 2"
+		// finds "b002".
 		te, tl := h.Extension(), h.LooseExtension()
-		exact := filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, te, false, false) })
+		var exact []adreswijzer.Address
+		if c == adreswijzer.BE {
+			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return adreswijzer.ExtensionOf(a.HouseNumberSuffix, a.Box) == te })
+		}
+		if len(exact) == 0 {
+			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, te, false, false) })
+		}
 		if len(exact) == 0 {
 			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, tl, true, false) })
 		}

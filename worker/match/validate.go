@@ -1065,21 +1065,31 @@ func (v *validation) resolve(g *group) outcome {
 }
 
 // unitAsWritten returns the address whose toevoeging or box is address2 as typed (letter
-// case, accents and a box word as stripBoxWord knows them aside), when exactly one at the number has it. The unit
+// case, accents and a box word as stripBoxWord knows them aside), or whose box is written
+// so in answers (adreswijzer.BoxNumber), when exactly one at the number has it. The unit
 // grammar reads what people mean ("2 hoog" is toevoeging 2, "1er étage" no box at all),
 // but a register writes some boxes as floors ("1ET", "2ét" in Malmedy): a customer who
-// copied the register's box meant that box, whatever it looks like.
+// copied the register's box meant that box, whatever it looks like. And the grammar drops
+// separators, where a Brussels number may have both "b013" and "b1.3": "bus 13" and "bus
+// 1.3", as answers write them, are each the one box.
 func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Address {
 	typed := v.addr2
 	if typed == "" || !v.hasNumber || v.line.Number.Unit != "" {
 		return nil
 	}
 	key := compact(stripBoxWord(fold(typed)))
+	written := ""
+	if v.c == adreswijzer.BE {
+		written = afterBoxWord(typed)
+	}
 	suffix := adreswijzer.LooseExtensionOf(v.line.Number.Suffix)
 	var found *adreswijzer.Address
 	for i := range as {
 		a := &as[i]
-		if a.Unit() == "" || compact(a.Unit()) != key || adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) != suffix {
+		if a.Unit() == "" || adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) != suffix {
+			continue
+		}
+		if compact(a.Unit()) != key && (written == "" || !strings.EqualFold(adreswijzer.BoxNumber(a.Box), written)) {
 			continue
 		}
 		if found != nil {
@@ -1088,6 +1098,19 @@ func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Addres
 		found = a
 	}
 	return found
+}
+
+// afterBoxWord is typed text without the box or apartment word before it, the rest as
+// typed: "bus 1.3" gives "1.3", "Bte 13" gives "13".
+func afterBoxWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " .:"); i > 0 {
+		switch fold(s[:i]) {
+		case "bus", "bte", "box", "boite", "bt", "bx", "b", "app", "apt", "appt", "ap", "appartement":
+			return strings.TrimLeft(s[i:], " .:")
+		}
+	}
+	return s
 }
 
 // placeIssues names what was typed differently from the address a (or the group, when no
