@@ -1,6 +1,100 @@
 package match
 
-import "github.com/adreswijzer/adreswijzer"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/adreswijzer/adreswijzer"
+)
+
+// Typed text comes in through one door. Every text field of every call (validate's four,
+// the street and postcode of a lookup, the query and postcode of suggest and autocomplete)
+// is cleaned here, before anything reads it: to NFC, so that text typed or pasted in
+// decomposed form ("Abbe" and a combining acute) is the text the register holds ("Abbé"),
+// and without the characters nobody sees: zero-width spaces and joiners, bidi marks and
+// embeddings, the byte-order mark, soft hyphens, and control characters (NUL and the
+// like are dropped, a tab or line break becomes a space). Canonically equal text is the
+// same input; text that only equals the register once invisible characters are gone was
+// not typed as the register writes it, and a validation says so (never "valid").
+
+// cleanText returns s in NFC without invisible characters, and whether anything other
+// than the normal form changed (altered).
+func cleanText(s string) (clean string, altered bool) {
+	if plainASCII(s) {
+		return s, false // nearly all input: nothing to clean, nothing allocated
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			// Invalid UTF-8, as the parsers would have it: a byte kept could join
+			// another into a character once what stood between them is gone.
+			b.WriteRune(utf8.RuneError)
+			altered = true
+		case r == '\t', r == '\n', r == '\r', r == '\v', r == '\f', r == 0x85, r == 0x2028, r == 0x2029:
+			b.WriteByte(' ')
+			altered = true
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+			altered = true
+		default:
+			b.WriteString(s[i : i+w])
+		}
+		i += w
+	}
+	clean = b.String()
+	if !norm.NFC.IsNormalString(clean) {
+		clean = norm.NFC.String(clean)
+	}
+	return clean, altered
+}
+
+// plainASCII reports whether s is printable ASCII only, which needs no cleaning.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanField cleans *p in place and reports whether it was altered.
+func cleanField(p *string) bool {
+	c, altered := cleanText(*p)
+	*p = c
+	return altered
+}
+
+// alteredFields records which fields of a validate request held invisible characters.
+type alteredFields struct {
+	address1, address2, zip, city bool
+}
+
+func (a alteredFields) any() bool { return a.address1 || a.address2 || a.zip || a.city }
+
+// cleanRequest cleans a validate request's fields (cleanText).
+func cleanRequest(r adreswijzer.ValidateRequest) (adreswijzer.ValidateRequest, alteredFields) {
+	var a alteredFields
+	a.address1, a.zip = cleanField(&r.Address1), cleanField(&r.Zip)
+	if r.Address2 != nil {
+		s := *r.Address2
+		if a.address2 = cleanField(&s); s != *r.Address2 {
+			r.Address2 = &s
+		}
+	}
+	if r.City != nil {
+		s := *r.City
+		if a.city = cleanField(&s); s != *r.City {
+			r.City = &s
+		}
+	}
+	return r, a
+}
 
 // readRequest is how a validate request comes in: its postcode and town are read where
 // the customer or the platform put them (adreswijzer.ReadFields, the reader the agent's

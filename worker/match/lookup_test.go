@@ -38,6 +38,8 @@ func TestLookup(t *testing.T) {
 			additions: []string{"-", "bus 1", "bus 2", "bus 11"}, lang: "nl", golden: "lookup_be"},
 		{name: "be french street with a typo", q: LookupQuery{Country: "BE", Postcode: "1130", Street: "rue du pre aux oie", Number: 134},
 			additions: []string{"-", "bte 1"}, issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, lang: "fr", golden: "lookup_be_fr_corrected"},
+		{name: "be street in decomposed unicode", q: LookupQuery{Country: "BE", Postcode: "1130", Street: "Rue du Pre\u0301 aux\u200b Oies", Number: 134},
+			additions: []string{"-", "bte 1"}, lang: "fr"},
 		{name: "be dutch street in brussels", q: LookupQuery{Country: "BE", Postcode: "1130", Street: "Ganzenweidestraat", Number: 134},
 			additions: []string{"-", "bus 1"}, lang: "nl"},
 		// Two current BeST records of one postal address (89A): a customer chooses from

@@ -39,8 +39,9 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
+	r, altered := cleanRequest(r)
 	r, moved := readRequest(c, r, ix.knowsPlace)
-	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r, moved: moved}
+	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r, moved: moved, altered: altered}
 	line := adreswijzer.ParseAddressLine(c, r.Address1)
 	v.parse(line)
 	out, err := v.run()
@@ -56,7 +57,7 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	// whatever street line was read).
 	if out.match == nil || out.streetHit == nil || out.streetHit.level < levelCanon { // most addresses are found by the first reading, street as typed
 		for _, other := range otherReadings(c, line, r) {
-			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r, moved: moved}
+			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r, moved: moved, altered: altered}
 			alt.parse(other.line)
 			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
 				v, out = alt, altOut
@@ -144,6 +145,8 @@ type validation struct {
 	r   adreswijzer.ValidateRequest
 	// moved: the postcode or town was read from another field than its own (readRequest).
 	moved bool
+	// altered: the fields that held invisible characters (cleanRequest).
+	altered alteredFields
 
 	line      adreswijzer.AddressLine
 	hasNumber bool
@@ -1036,7 +1039,7 @@ func (v *validation) resolve(g *group) outcome {
 		return out
 	}
 	a := out.match
-	exact := u.kind == unitExact && g.street.level == levelExact && !v.moved &&
+	exact := u.kind == unitExact && g.street.level == levelExact && !v.moved && !v.altered.any() &&
 		(v.city.empty() || g.city.level == levelExact) && v.pcExact && a.Postcode == v.pc
 	v.placeIssues(&out, g, a)
 	if a.Planned() {
@@ -1116,10 +1119,10 @@ func afterBoxWord(s string) string {
 // placeIssues names what was typed differently from the address a (or the group, when no
 // single address was chosen): street, city and postcode.
 func (v *validation) placeIssues(out *outcome, g *group, a *adreswijzer.Address) {
-	if g.street.level != levelExact {
+	if g.street.level != levelExact || v.altered.address1 {
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: a})
 	}
-	if !v.city.empty() && g.city.level != levelExact {
+	if !v.city.empty() && (g.city.level != levelExact || v.altered.city) {
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueCityMismatch, field: adreswijzer.FieldCity, city: a})
 	}
 	switch {

@@ -227,6 +227,18 @@ var validateCases = []validateCase{
 	// street (Hugo de Grootlaan 16 bov, 1381 CS).
 	{name: "nl street and postcode name two addresses", req: with(nl("Achtergracht 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bov") }),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Text in decomposed form is the text the register holds; invisible characters are
+	// removed before matching, and what held them was not typed as the register writes it.
+	{name: "be street in decomposed unicode", req: be("Rue Abbe\u0301 Bastin 2", "4960", "Malmedy"),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 2  "},
+	{name: "be zero-width space in the street", req: be("Rue Abbé\u200b Bastin 2", "4960", "Malmedy"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 2  "},
+	{name: "nl control and bidi characters", req: with(nl("Hugo de Grootlaan 16\x00", "1381 CS", "Weesp\u200e"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("b\u200dov") }),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl tab in the street line", req: nl("Hugo de Grootlaan\t16 bov", "1381 CS", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl byte-order mark in the postcode", req: nl("Hugo de Grootlaan 16 bov", "\ufeff1381 CS", "Weesp"),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},
