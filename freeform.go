@@ -1,6 +1,7 @@
 package adreswijzer
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -237,10 +238,18 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 	return -1, 0, 0
 }
 
-// endsStreetLine reports whether the word at wi is a bare number ending a segment of words
-// without digits, as the house number of "Kerkstraat 1000" is.
+// endsStreetLine reports whether the word at wi is a bare number after a segment's words
+// without digits that is the house number of the segment read as a street line, as in
+// "Kerkstraat 1000" and "Haachtsesteenweg 1677 bus 8".
 func endsStreetLine(seg []string, wi int) bool {
-	return wi > 0 && wi == len(seg)-1 && asciiDigits(seg[wi]) && !hasDigit(seg[:wi])
+	if wi == 0 || !asciiDigits(seg[wi]) || hasDigit(seg[:wi]) {
+		return false
+	}
+	if wi == len(seg)-1 {
+		return true
+	}
+	l := ParseAddressLine(BE, strings.Join(seg, " "))
+	return l.HasNumber && strconv.Itoa(l.Number.Number) == strings.TrimLeft(seg[wi], "0") && l.Street == strings.Join(seg[:wi], " ")
 }
 
 // houseNumberRather decides for a number that ends a street line in segment si.

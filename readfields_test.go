@@ -57,6 +57,7 @@ func TestReadFields(t *testing.T) {
 		{BE, f{"Haachtsesteenweg 1420", "", "", "Haren"}, f{"Haachtsesteenweg 1420", "", "", "Haren"}, false},
 		{BE, f{"Chaussée de Haecht 1369 Haren", "", "", ""}, f{"Chaussée de Haecht 1369", "", "", "Haren"}, true},
 		{BE, f{"1130 Haren", "Chaussée de Haecht 1369", "", ""}, f{"Chaussée de Haecht 1369", "", "1130", "Haren"}, true},
+		{BE, f{"1130 Haren, Haachtsesteenweg 1677 bus 8", "", "", ""}, f{"Haachtsesteenweg 1677 bus 8", "", "1130", "Haren"}, true},
 	}
 	for _, tt := range tests {
 		got, moved := adreswijzer.ReadFields(tt.c, tt.in, knownTowns)

@@ -47,6 +47,7 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Route du Barrage 83, B-4960 Malmedy", "Route du Barrage 83", "", "B-4960", "Malmedy", ""},
 		{"Kerkstraat 1000, Brussel", "Kerkstraat 1000", "", "", "Brussel", ""},
 		{"Kerkstraat 12 1000 Brussel", "Kerkstraat 12", "", "1000", "Brussel", ""},
+		{"1130 Haren, Haachtsesteenweg 1677 bus 8", "Haachtsesteenweg 1677 bus 8", "", "1130", "Haren", ""},
 		{"Laan 1940-1945 12, 1381 BK Weesp", "Laan 1940-1945 12", "", "1381 BK", "Weesp", ""},
 		{"Achtergracht 1, 1381 BE Weesp", "Achtergracht 1", "", "1381 BE", "Weesp", ""},
 		{"Achtergracht 1, Weesp", "Achtergracht 1", "", "", "Weesp", ""},
