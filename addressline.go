@@ -17,8 +17,10 @@ type AddressLine struct {
 	PoBox bool
 	// Alt is the other reading of a line with two spaced numbers in a row, when there is
 	// one: "Punter 46 15" is read as street "Punter" with number 46 and toevoeging 15, and
-	// Alt as street "Punter 46" with number 15 (Lelystad names its streets so). Only the
-	// register can tell which is right; the matcher tries Alt when the reading fails.
+	// Alt as street "Punter 46" with number 15 (Lelystad names its streets so). A line that
+	// starts like an ordinal street ("15e Achtergracht") has as Alt number 15 with letter E.
+	// Only the register can tell which is right; the matcher tries Alt when the reading
+	// fails.
 	Alt *AddressLine
 }
 
@@ -111,7 +113,30 @@ func ParseAddressLine(c Country, s string) AddressLine {
 	if partial.k >= 0 {
 		return AddressLine{Street: streetBefore(f, toks, partial.k), Number: partial.p.h, HasNumber: true}
 	}
-	return AddressLine{Street: trimStreet(f)}
+	line := AddressLine{Street: trimStreet(f)}
+	if alt, ok := leadingLetterE(c, f, toks, start); ok {
+		line.Alt = &alt
+	}
+	return line
+}
+
+// leadingLetterE reads "15e Achtergracht" as number 15 with letter E before the street, the
+// other reading of a line that starts like an ordinal ("2e Hugo de Grootstraat"). The line
+// is read first as a street without a number; only the register can tell, and the
+// matcher tries this reading when that one finds nothing.
+func leadingLetterE(c Country, f string, toks []token, k int) (AddressLine, bool) {
+	if k+1 >= len(toks) || toks[k].kind != tokNum || toks[k+1].kind != tokWord || toks[k+1].key != "E" || toks[k+1].start != toks[k].end {
+		return AddressLine{}, false
+	}
+	p := parseNumberAt(c, toks, k, modeLeading)
+	if p.h.Number == 0 || p.next >= len(toks) {
+		return AddressLine{}, false
+	}
+	street := trimStreet(f[withApostrophe(f, toks[p.next].start):])
+	if !hasLetter(street) {
+		return AddressLine{}, false
+	}
+	return AddressLine{Street: street, Number: p.h, HasNumber: true}, true
 }
 
 // leadingNumber reads a line that starts with its house number: "12 Kerkstraat",

@@ -142,6 +142,10 @@ func TestParseAddressLine(t *testing.T) {
 			&line{Street: "De Ruijterkade 105", Number: hn{Number: 1}, HasNumber: true}},
 		{BE, "Esplanade Solidarnosc 1980 5", line{Street: "Esplanade Solidarnosc 1980", Number: hn{Number: 5}, HasNumber: true},
 			&line{Street: "Esplanade Solidarnosc", Number: hn{Number: 1980, Unit: "5"}, HasNumber: true}},
+		// A line that starts like an ordinal street is that street without a number, or
+		// the number with letter E before the street.
+		{NL, "15e Achtergracht", line{Street: "15e Achtergracht"},
+			&line{Street: "Achtergracht", Number: hn{Number: 15, Suffix: "E"}, HasNumber: true}},
 		// A floor after a lone street noun: the first number is still the house number.
 		{NL, "Singel 2 2e", line{Street: "Singel", Number: hn{Number: 2, Unit: "2", Floor: true}, HasNumber: true},
 			&line{Street: "Singel 2", Number: hn{Number: 2, Suffix: "E"}, HasNumber: true}},

@@ -119,6 +119,10 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
 	{name: "nl number only in address1, street missing", req: with(nl("16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	// "15e" before the street reads first as an ordinal that starts its name; no such
+	// street, and Achtergracht has 15e.
+	{name: "nl number with letter e first", req: nl("15e Achtergracht", "1381 BK", "Weesp"),
+		status: "valid", confidence: "high", lang: "nl", match: "1381BK 15 e "},
 	{name: "nl number first", req: nl("16-bov Hugo de Grootlaan", "1381 CS", "Weesp"),
 		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  bov"},
 	{name: "nl only letter where the letter has toevoegingen", req: nl("Bloemendalerweg 51C", "1382 KB", "Weesp"),
