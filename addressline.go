@@ -205,8 +205,10 @@ func isNumberCandidate(c Country, toks []token, k int) bool {
 		}
 	}
 	// An ordinal that starts a street name: "2e Hugo de Grootstraat", "1ste Kruisstraat"; but
-	// "1E bus 2" is house number 1E.
-	if k+1 < len(toks) && toks[k+1].kind == tokWord && isOrdinal(toks[k+1].key) {
+	// "1E bus 2" is house number 1E, and so is "11e" after a street ("Stationsweg 11e
+	// Weesp", the town after the number), where an E is a letter far more often than an
+	// ordinal inside a name.
+	if k+1 < len(toks) && toks[k+1].kind == tokWord && isOrdinal(toks[k+1].key) && !(toks[k+1].key == "E" && wordBefore(toks, k)) {
 		if s, w := sepAt(toks, k+2); s.onlySpace() && w < len(toks) && toks[w].kind == tokWord && !isUnitWord(toks[w].key) {
 			return false
 		}
@@ -223,6 +225,16 @@ func isNumberCandidate(c Country, toks []token, k int) bool {
 		}
 	}
 	return true
+}
+
+// wordBefore reports whether a word stands before toks[k].
+func wordBefore(toks []token, k int) bool {
+	for j := k - 1; j >= 0; j-- {
+		if toks[j].kind == tokWord {
+			return true
+		}
+	}
+	return false
 }
 
 // isStreetOrdinal: the endings that make a number an ordinal and nothing else ("1er",

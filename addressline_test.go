@@ -35,6 +35,7 @@ func TestParseAddressLine(t *testing.T) {
 		{NL, "Kerkstraat 12 huis", line{Street: "Kerkstraat", Number: hn{Number: 12, Unit: "HUIS", Floor: true}, HasNumber: true}},
 		{NL, "Kerkstraat 12, Amsterdam", line{Street: "Kerkstraat", Number: hn{Number: 12}, HasNumber: true}},
 		{NL, "Kerkstraat 12 Amsterdam", line{Street: "Kerkstraat", Number: hn{Number: 12}, HasNumber: true}},
+		{NL, "Stationsweg 11e Weesp", line{Street: "Stationsweg", Number: hn{Number: 11, Suffix: "E"}, HasNumber: true}},
 		{NL, "Kerkstraat nr. 12", line{Street: "Kerkstraat", Number: hn{Number: 12}, HasNumber: true}},
 		{NL, "Kerkstraat", line{Street: "Kerkstraat"}},
 		{NL, "", line{}},

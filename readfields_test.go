@@ -49,6 +49,7 @@ func TestReadFields(t *testing.T) {
 		// field, fills the empty city.
 		{NL, f{"Achtergracht 1 Weesp", "", "", ""}, f{"Achtergracht 1", "", "", "Weesp"}, true},
 		{NL, f{"Achtergracht 1", "", "Weesp", ""}, f{"Achtergracht 1", "", "", "Weesp"}, true},
+		{NL, f{"Stationsweg 11e Weesp", "", "", ""}, f{"Stationsweg 11e", "", "", "Weesp"}, true},
 		{NL, f{"Achtergracht 1 Parijs", "", "", ""}, f{"Achtergracht 1 Parijs", "", "", ""}, false},
 		{NL, f{"Jansen BV, Achtergracht 1", "", "", ""}, f{"Jansen BV, Achtergracht 1", "", "", ""}, false},
 		// A postcode of the other country is no postcode here (the town still is one).
