@@ -185,12 +185,14 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	v.unitField = adreswijzer.FieldAddress1
 	if !v.line.HasNumber && !v.line.PoBox && strings.TrimSpace(addr2) != "" {
 		// The street line may be in address2 (a company name in address1), or address2 may
-		// hold just the house number, with its toevoeging: "16 bov" reads as a line too
-		// (number first, street "bov"), but after a street in address1 it is the number.
+		// hold just the house number, with its toevoeging or box: "16 bov" and "22 bus 3"
+		// read as lines too (number first, street "bov" or "bus 3"), but after a street
+		// in address1 they are the number.
 		l2 := adreswijzer.ParseAddressLine(v.c, addr2)
 		h, isNumber := adreswijzer.ParseHouseNumber(v.c, addr2)
+		numberOnly := isNumber && v.line.Street != "" && (additionLike(l2.Street) || h.UnitMarker != "")
 		switch {
-		case l2.HasNumber && l2.Street != "" && !(isNumber && v.line.Street != "" && additionLike(l2.Street)):
+		case l2.HasNumber && l2.Street != "" && !numberOnly:
 			v.line, addr2 = l2, ""
 		case isNumber:
 			v.line.Number, v.line.HasNumber, addr2 = h, true, ""
@@ -967,7 +969,7 @@ func (v *validation) streetInCity() bool {
 // register can tell that it belongs to the name.
 func (v *validation) lineIsStreet() bool {
 	t := newTypedName(v.r.Address1)
-	if t.empty() || !v.hasNumber {
+	if t.empty() || !v.hasNumber || !v.numberInAddress1() {
 		return false
 	}
 	var streets []uint32
@@ -984,6 +986,12 @@ func (v *validation) lineIsStreet() bool {
 		}
 	}
 	return false
+}
+
+// numberInAddress1 reports whether the house number was read from address1 itself, not
+// from address2 under a street typed without one ("Rue du Commerce" and "22 bus 3").
+func (v *validation) numberInAddress1() bool {
+	return adreswijzer.ParseAddressLine(v.c, v.r.Address1).HasNumber
 }
 
 // confirmed applies customerConfirmed: only format errors and disallowed PO boxes keep

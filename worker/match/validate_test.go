@@ -119,6 +119,11 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
 	{name: "nl number only in address1, street missing", req: with(nl("16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	// The number and box in address2 under a street typed without them, with the town
+	// after them: the number is address2's, and the street in address1 is no street
+	// "whose name ends in a number" (that blocked, MISSING_HOUSE_NUMBER).
+	{name: "be number and box in address2, the town after them", req: with(be("Rue de la Paroisse", "1130", "Haren"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("52 bus 8 Haren") }),
+		status: "valid", confidence: "high", lang: "fr", match: "1130 52  b008"},
 	// "15e" before the street reads first as an ordinal that starts its name; no such
 	// street, and Achtergracht has 15e.
 	{name: "nl number with letter e first", req: nl("15e Achtergracht", "1381 BK", "Weesp"),
