@@ -167,3 +167,30 @@ func TestSplitLeftovers(t *testing.T) {
 			verdict{status: "valid", country: "NL", zip: "1382 KB", unit: "10"}},
 	})
 }
+
+// TestVerifyPartsMisplaced: verify_address in parts reads misplaced fields with the same
+// reader as the free-form address, through the engine validate shares: the whole address in
+// address1, the postcode and town swapped, each found, corrected (typed differently), never
+// blocking; and the free-form address itself, read by the agent's split, valid.
+func TestVerifyPartsMisplaced(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	want := verdict{status: "corrected", country: "NL", zip: "1381 CS", unit: "bov"}
+	for _, args := range []map[string]any{
+		{"address1": "Hugo de Grootlaan 16 bov, 1381 CS Weesp", "countryCode": "NL"},
+		{"address1": "Hugo de Grootlaan 16 bov", "zip": "Weesp", "city": "1381 CS", "countryCode": "NL"},
+		{"address1": "Hugo de Grootlaan 16 bov", "zip": "1833 EA", "city": "WEESP NH", "countryCode": "NL"},
+	} {
+		got, _ := verifyVerdict(t, cs, args)
+		w := want
+		if args["zip"] == "1833 EA" {
+			w.issues = []adreswijzer.IssueCode{adreswijzer.IssueCityMismatch, adreswijzer.IssuePostcodeNotFound}
+		}
+		if !sameVerdict(got, w) {
+			t.Errorf("verify %v:\ngot  %v\nwant %v", args, got, w)
+		}
+	}
+	free := verdict{status: "valid", country: "NL", zip: "1381 CS", unit: "bov"}
+	if got, _ := verifyVerdict(t, cs, map[string]any{"address": "Hugo de Grootlaan 16 bov, 1381 CS Weesp"}); !sameVerdict(got, free) {
+		t.Errorf("verify free-form:\ngot  %v\nwant %v", got, free)
+	}
+}
