@@ -123,9 +123,7 @@ func stripBoxWord(p string) string {
 	for j < len(p) && isASCIILetter(p[j]) {
 		j++
 	}
-	switch strings.ToUpper(p[i:j]) {
-	case "B", "BUS", "BTE", "BT", "BX", "BOX", "BOITE":
-	default:
+	if !isBoxMarker(p[i:j]) {
 		return p
 	}
 	k := j
@@ -136,6 +134,17 @@ func stripBoxWord(p string) string {
 		return p[k:]
 	}
 	return p
+}
+
+// isBoxMarker reports whether w is a box word a part may open with, in any letter case;
+// compared without upper-casing a copy, as register boxes are compared on every lookup.
+func isBoxMarker(w string) bool {
+	for _, m := range [...]string{"B", "BUS", "BTE", "BT", "BX", "BOX", "BOITE"} {
+		if strings.EqualFold(w, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseHouseNumber parses the text of a house-number field. ok is false when the text holds no

@@ -61,10 +61,10 @@ func cityAfterPostcode(c Country, zip, city string, known PlaceKnown) (string, b
 // postcodeAndTown reads the postcode and city fields as one text, the postcode field
 // first: "Weesp 1381 CS" and "1381 CS Weesp" both give the postcode and the town.
 func postcodeAndTown(c Country, zip, city string, known PlaceKnown) (string, string, bool) {
-	text := strings.TrimSpace(zip + " " + city)
-	if text == "" {
-		return "", "", false
+	if strings.IndexFunc(zip, isASCIIDigitRune) < 0 && strings.IndexFunc(city, isASCIIDigitRune) < 0 {
+		return "", "", false // no postcode to find
 	}
+	text := strings.TrimSpace(zip + " " + city)
 	r := SplitFreeForm(text, known)
 	if !isPostcodeOf(c, r.Zip) || r.Address1 != "" || r.Address2 != "" {
 		return "", "", false

@@ -88,15 +88,17 @@ var ambiguousWords = map[string]string{"ch": "chem"}
 // read the other way, "" when it has none. Register names never need one: only typed text
 // abbreviates that loosely.
 func canonAlt(f string) string {
-	if !strings.Contains(f, "ch") {
-		return ""
-	}
-	words := strings.Split(f, " ")
-	for i, w := range words {
-		if alt, ok := ambiguousWords[w]; ok {
-			words[i] = alt
-			return canonFolded(strings.Join(words, " "))
+	for start := 0; start < len(f); {
+		end := strings.IndexByte(f[start:], ' ')
+		if end < 0 {
+			end = len(f)
+		} else {
+			end += start
 		}
+		if alt, ok := ambiguousWords[f[start:end]]; ok {
+			return canonFolded(f[:start] + alt + f[end:])
+		}
+		start = end + 1
 	}
 	return ""
 }

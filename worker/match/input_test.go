@@ -1,11 +1,14 @@
 package match
 
 import (
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/adreswijzer/adreswijzer"
 )
 
 func TestCleanText(t *testing.T) {
@@ -60,4 +63,36 @@ func FuzzCleanText(f *testing.F) {
 			t.Fatalf("%q not altered but %q is not its NFC", s, out)
 		}
 	})
+}
+
+// TestPlainPostcode: the fast check before reading misplaced fields never lets through
+// what NormalizePostcode would not take, over every postcode of the samples as typed.
+func TestPlainPostcode(t *testing.T) {
+	s := loadSamples(t)
+	plain := 0
+	for _, as := range [][]adreswijzer.Address{s.nl, s.be} {
+		for _, a := range as {
+			f := adreswijzer.FormatPostcode(a.Country, a.Postcode)
+			for _, typed := range []string{a.Postcode, f, strings.ToLower(f), " " + f, f + ".", strings.ReplaceAll(f, " ", "-"), "B-" + f, f + "X"} {
+				if !plainPostcode(a.Country, typed) {
+					continue
+				}
+				plain++
+				if pc, err := adreswijzer.NormalizePostcode(a.Country, typed); err != nil || pc != a.Postcode {
+					t.Fatalf("plainPostcode(%s, %q) but NormalizePostcode gives %q, %v", a.Country, typed, pc, err)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		c  adreswijzer.Country
+		in string
+	}{{adreswijzer.NL, "1381 SA"}, {adreswijzer.NL, "0381 CS"}, {adreswijzer.NL, "1381"}, {adreswijzer.BE, "0612"}, {adreswijzer.BE, "9999"}, {adreswijzer.BE, "1381 CS"}} {
+		if plainPostcode(c.c, c.in) {
+			t.Errorf("plainPostcode(%s, %q)", c.c, c.in)
+		}
+	}
+	if plain == 0 {
+		t.Fatal("no postcode checked")
+	}
 }

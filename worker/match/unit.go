@@ -76,6 +76,29 @@ func stripBoxWord(box string) string {
 	return box
 }
 
+// extensionIs reports whether adreswijzer.ExtensionOf(suffix, unit) is ext, without
+// building it: a Belgian building has dozens of boxes to compare.
+func extensionIs(ext, suffix, unit string) bool {
+	i := 0
+	for _, p := range [2]string{suffix, unit} {
+		for j := 0; j < len(p); j++ {
+			c := p[j]
+			switch {
+			case c >= 'a' && c <= 'z':
+				c -= 'a' - 'A'
+			case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			default:
+				continue
+			}
+			if i >= len(ext) || ext[i] != c {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(ext)
+}
+
 func hasForm(a *adreswijzer.Address, f string, loose, prefix bool) bool {
 	for _, x := range extensionForms(a, loose) {
 		if x == f || prefix && strings.HasPrefix(x, f) {
@@ -133,7 +156,7 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 		te, tl := h.Extension(), h.LooseExtension()
 		var exact []adreswijzer.Address
 		if c == adreswijzer.BE {
-			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return adreswijzer.ExtensionOf(a.HouseNumberSuffix, a.Box) == te })
+			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return extensionIs(te, a.HouseNumberSuffix, a.Box) })
 		}
 		if len(exact) == 0 {
 			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, te, false, false) })
