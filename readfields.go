@@ -17,7 +17,8 @@ type Fields struct {
 // field. Each field is read by SplitFreeForm, the reader of addresses written as text, so
 // that the fields of a form and the agent's free text follow the same rules:
 //
-//   - the postcode and town fields together ("Weesp" and "1381 CS", "1381 CS Weesp" and "");
+//   - the postcode field, else the city field ("1381 CS Weesp" in either, or "Weesp" and
+//     "1381 CS" swapped);
 //   - else address1, then address2, as a line that may hold the postcode and town, the
 //     street line before them staying in its field;
 //   - else, when no postcode is anywhere and the city is empty, a town the registers know
@@ -58,18 +59,33 @@ func cityAfterPostcode(c Country, zip, city string, known PlaceKnown) (string, b
 	return r.City, true
 }
 
-// postcodeAndTown reads the postcode and city fields as one text, the postcode field
-// first: "Weesp 1381 CS" and "1381 CS Weesp" both give the postcode and the town.
+// postcodeAndTown reads the postcode field, and else the city field, as a line that may
+// hold the postcode and the town: "1381 CS Weesp" in either, or the two swapped ("Weesp"
+// and "1381 CS"). A town typed in the other field stays the city.
 func postcodeAndTown(c Country, zip, city string, known PlaceKnown) (string, string, bool) {
-	if strings.IndexFunc(zip, isASCIIDigitRune) < 0 && strings.IndexFunc(city, isASCIIDigitRune) < 0 {
-		return "", "", false // no postcode to find
+	if r, ok := postcodeField(c, zip, known); ok {
+		if strings.TrimSpace(city) != "" {
+			return r.Zip, city, true
+		}
+		return r.Zip, r.City, true
 	}
-	text := strings.TrimSpace(zip + " " + city)
-	r := SplitFreeForm(text, known)
-	if !isPostcodeOf(c, r.Zip) || r.Address1 != "" || r.Address2 != "" {
-		return "", "", false
+	if r, ok := postcodeField(c, city, known); ok {
+		if r.City == "" {
+			return r.Zip, zip, true
+		}
+		return r.Zip, r.City, true
 	}
-	return r.Zip, r.City, true
+	return "", "", false
+}
+
+// postcodeField reads a field that holds a postcode of the country and perhaps a town,
+// nothing else.
+func postcodeField(c Country, s string, known PlaceKnown) (FreeForm, bool) {
+	if strings.IndexFunc(s, isASCIIDigitRune) < 0 {
+		return FreeForm{}, false
+	}
+	r := SplitFreeForm(s, known)
+	return r, isPostcodeOf(c, r.Zip) && r.Address1 == "" && r.Address2 == ""
 }
 
 // postcodeInLines finds the postcode in address1 or else address2, read as a line of text.

@@ -43,6 +43,8 @@ func TestReadFields(t *testing.T) {
 		{NL, f{"Hugo de Grootlaan 16 bov", "", "1381 CS Weesp", ""}, f{"Hugo de Grootlaan 16 bov", "", "1381 CS", "Weesp"}, true},
 		{NL, f{"Hugo de Grootlaan 16 bov", "", "", "1381 CS Weesp"}, f{"Hugo de Grootlaan 16 bov", "", "1381 CS", "Weesp"}, true},
 		{BE, f{"Route du Barrage 83", "", "Malmedy", "4960"}, f{"Route du Barrage 83", "", "4960", "Malmedy"}, true},
+		{BE, f{"Route du Barrage 83", "", "4960 Malmedy", "Malmedy"}, f{"Route du Barrage 83", "", "4960", "Malmedy"}, true},
+		{NL, f{"Hugo de Grootlaan 16 bov", "", "Weesp NH", "1381CS"}, f{"Hugo de Grootlaan 16 bov", "", "1381CS", "Weesp NH"}, true},
 		// A city that repeats the postcode.
 		{NL, f{"Hugo de Grootlaan 16 bov", "", "1381 CS", "1381 CS Weesp"}, f{"Hugo de Grootlaan 16 bov", "", "1381 CS", "Weesp"}, true},
 		// No postcode anywhere: the town at the end of the street line, or in the postcode
