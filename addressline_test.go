@@ -241,8 +241,15 @@ func FuzzParseAddressLine(f *testing.F) {
 			if !ok || strings.ContainsAny(s, ",;") {
 				continue
 			}
+			switch h.Suffix {
+			case "DE", "STE", "ER", "ERE", "RE", "EME", "IEME":
+				// "Kerkstraat 1DE apt 0": after a street, an ordinal ending with a number
+				// further on is read as part of the name ("Rue du 2ème Cyclistes 5").
+				continue
+			}
 			w := writeHouseNumber(h)
 			got := adreswijzer.ParseAddressLine(c, "Kerkstraat "+w)
+			got.Number.Floor = h.Floor // the writer names no floor
 			if got.Street != "Kerkstraat" || got.Number != h {
 				t.Errorf("%s: %q parses as %+v, but \"Kerkstraat %s\" as %+v", c, s, h, w, got)
 			}
