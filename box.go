@@ -25,37 +25,59 @@ func BoxNumber(box string) string {
 	s := strings.TrimSpace(box)
 	id := s
 	if n := boxMarkerLen(s); n > 0 {
-		if rest := strings.TrimLeft(s[n:], " .:-"); rest != "" {
+		rest := s[n:]
+		for rest != "" && (rest[0] == ' ' || rest[0] == '.' || rest[0] == ':' || rest[0] == '-') {
+			rest = rest[1:]
+		}
+		if rest != "" {
 			id = rest
 		}
 	}
-	if t := strings.TrimLeft(id, "0"); t != "" && t != id && alnumOnly(t) {
-		id = t
+	if len(id) > 1 && id[0] == '0' {
+		t := id
+		for t != "" && t[0] == '0' {
+			t = t[1:]
+		}
+		if t != "" && alnumOnly(t) {
+			id = t
+		}
 	}
 	return id
 }
 
-// boxMarkers are the box and apartment words BeST values start with, longest first so
-// that "Bte5" is not read as "B" before "te5".
-var boxMarkers = [...]string{"boite", "bus", "bte", "box", "app", "apt", "bt", "bx", "bs", "bu", "be", "ap", "b"}
-
-// boxMarkerLen returns the length of the marker s starts with, 0 when it starts with none.
+// boxMarkerLen returns the length of the marker s starts with, 0 when it starts with
+// none. Markers are bus, bte, box, boite, bt, bx, bs, bu, be, a lower-case b, and the
+// apartment words app, apt, ap; the longest that fits is taken, so that "Bte5" is not read
+// as "B" before "te5". Answers sort boxes by this on every lookup: it reads the letters
+// once and compares no strings.
 func boxMarkerLen(s string) int {
-	for _, m := range boxMarkers {
-		if len(s) <= len(m) || !strings.EqualFold(s[:len(m)], m) {
+	var buf [5]byte
+	n := 0
+	for n < len(s) && n < len(buf) && isASCIILetter(s[n]) {
+		buf[n] = s[n] | 0x20
+		n++
+	}
+	for l := n; l >= 1; l-- {
+		switch string(buf[:l]) {
+		case "boite", "bus", "bte", "box", "app", "apt", "bt", "bx", "bs", "bu", "be", "ap":
+		case "b":
+			if s[0] == 'B' {
+				// A capital B is as often a building ("B1" beside "A1" and "C2" in
+				// Malmedy) as a box word.
+				continue
+			}
+		default:
 			continue
 		}
-		next, last := s[len(m)], s[len(m)-1]
-		if m == "b" && s[0] == 'B' {
-			// A capital B is as often a building ("B1" beside "A1" and "C2" in
-			// Malmedy) as a box word.
-			continue
+		if l == len(s) {
+			return 0
 		}
+		next, last := s[l], s[l-1]
 		switch {
 		case isASCIIDigit(next), next == '.', next == ':', next == ' ', next == '-':
-			return len(m)
+			return l
 		case next >= 'A' && next <= 'Z' && last >= 'a' && last <= 'z':
-			return len(m)
+			return l
 		}
 	}
 	return 0

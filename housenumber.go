@@ -139,10 +139,15 @@ func stripBoxWord(p string) string {
 // isBoxMarker reports whether w is a box word a part may open with, in any letter case;
 // compared without upper-casing a copy, as register boxes are compared on every lookup.
 func isBoxMarker(w string) bool {
-	for _, m := range [...]string{"B", "BUS", "BTE", "BT", "BX", "BOX", "BOITE"} {
-		if strings.EqualFold(w, m) {
-			return true
-		}
+	switch len(w) {
+	case 1:
+		return w[0]|0x20 == 'b'
+	case 2:
+		return strings.EqualFold(w, "BT") || strings.EqualFold(w, "BX")
+	case 3:
+		return strings.EqualFold(w, "BUS") || strings.EqualFold(w, "BTE") || strings.EqualFold(w, "BOX")
+	case 5:
+		return strings.EqualFold(w, "BOITE")
 	}
 	return false
 }

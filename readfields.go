@@ -93,8 +93,8 @@ func postcodeField(c Country, s string, known PlaceKnown) (FreeForm, bool) {
 // postcode field held instead of a postcode does so otherwise.
 func postcodeInLines(c Country, f Fields, known PlaceKnown) (Fields, bool) {
 	for i, line := range [2]string{f.Address1, f.Address2} {
-		if strings.IndexFunc(line, isASCIIDigitRune) < 0 {
-			continue
+		if !hasFourDigits(line) {
+			continue // "Hugo de Grootlaan 16 bov": no postcode to find
 		}
 		r := SplitFreeForm(line, known)
 		if !isPostcodeOf(c, r.Zip) {
@@ -198,3 +198,19 @@ func joinNonEmpty(a, b string) string {
 }
 
 func isASCIIDigitRune(r rune) bool { return r >= '0' && r <= '9' }
+
+// hasFourDigits reports whether s has a run of exactly four digits, as every postcode of
+// either country has.
+func hasFourDigits(s string) bool {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isASCIIDigit(s[j]) {
+			j++
+		}
+		if j-i == 4 {
+			return true
+		}
+		i = max(j, i+1)
+	}
+	return false
+}

@@ -82,11 +82,12 @@ func canon(s string) string { return canonFolded(fold(s)) }
 // ambiguousWords are abbreviations of more than one street word: "Ch." is Chaussée ("Ch.
 // de Haecht") as often as Chemin ("Ch. du Lêfa"). canon reduces them to the first; a typed
 // name is also compared in the other reading (canonAlt).
-var ambiguousWords = map[string]string{"ch": "chem"}
+var ambiguousWords = [...]struct{ word, other string }{{"ch", "chem"}}
 
 // canonAlt is the canonical key of a folded name with its first ambiguous abbreviation
 // read the other way, "" when it has none. Register names never need one: only typed text
-// abbreviates that loosely.
+// abbreviates that loosely. Every typed name is scanned, so the scan compares words in
+// place rather than splitting the name.
 func canonAlt(f string) string {
 	for start := 0; start < len(f); {
 		end := strings.IndexByte(f[start:], ' ')
@@ -95,8 +96,10 @@ func canonAlt(f string) string {
 		} else {
 			end += start
 		}
-		if alt, ok := ambiguousWords[f[start:end]]; ok {
-			return canonFolded(f[:start] + alt + f[end:])
+		for _, a := range ambiguousWords {
+			if f[start:end] == a.word {
+				return canonFolded(f[:start] + a.other + f[end:])
+			}
 		}
 		start = end + 1
 	}

@@ -247,7 +247,7 @@ func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint
 		for _, st := range streets {
 			var m nameMatch
 			switch {
-			case exact && ix.mayMatchExactly(t, st):
+			case exact && ix.mayMatchExactly(&t, st):
 				m = matchStreetExactly(t, ix.streetVariants(st, &buf))
 			case !exact && ix.mayMatchLoosely(q, st):
 				m = matchStreetLoosely(t, ix.streetVariants(st, &buf))

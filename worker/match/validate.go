@@ -329,11 +329,15 @@ func (v *validation) conflicting(best *group, groups []*group) *group {
 	if v.c != adreswijzer.NL || best.pcHit == 1 || v.zip != zipOK || !v.pcKnown || v.nums[0].Extension() == "" {
 		return nil
 	}
-	if resolveUnit(v.c, sortPostal(best.addrs), v.nums).kind == unitExact {
+	best.addrs = sortPostal(best.addrs)
+	if resolveUnit(v.c, best.addrs, v.nums).kind == unitExact {
 		return nil
 	}
 	for _, g := range groups {
-		if g != best && g.pcHit == 1 && v.acceptable(g) && resolveUnit(v.c, sortPostal(g.addrs), v.nums).kind == unitExact {
+		if g == best || g.pcHit != 1 || !v.acceptable(g) {
+			continue
+		}
+		if g.addrs = sortPostal(g.addrs); resolveUnit(v.c, g.addrs, v.nums).kind == unitExact {
 			return g
 		}
 	}
@@ -344,7 +348,7 @@ func (v *validation) conflicting(best *group, groups []*group) *group {
 func (v *validation) bothReadings(best, other *group) outcome {
 	var cands []adreswijzer.Address
 	for _, g := range [...]*group{best, other} {
-		u := resolveUnit(v.c, sortPostal(g.addrs), v.nums)
+		u := resolveUnit(v.c, g.addrs, v.nums) // sorted by conflicting
 		switch {
 		case u.match != nil:
 			cands = append(cands, *u.match)
