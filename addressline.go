@@ -17,8 +17,10 @@ type AddressLine struct {
 	PoBox bool
 	// Alt is the other reading of a line with two spaced numbers in a row, when there is
 	// one: "Punter 46 15" is read as street "Punter" with number 46 and toevoeging 15, and
-	// Alt as street "Punter 46" with number 15 (Lelystad names its streets so). Only the
-	// register can tell which is right; the matcher tries Alt when the reading fails.
+	// Alt as street "Punter 46" with number 15 (Lelystad names its streets so). A line that
+	// starts like an ordinal street ("15e Achtergracht") has as Alt number 15 with letter E.
+	// Only the register can tell which is right; the matcher tries Alt when the reading
+	// fails.
 	Alt *AddressLine
 }
 
@@ -92,8 +94,9 @@ func ParseAddressLine(c Country, s string) AddressLine {
 			// Two numbers in a row, spaced: either may be the house number.
 			if s, next := sepAt(toks, pick.k+1); s.onlySpace() && next == complete[1].k {
 				other = complete[1]
-				if loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key) {
-					// "Plein 1813 4": the next number is the house number.
+				if !pick.p.h.Floor && (loneStreetNoun(toks, start, pick.k) || yearLike(toks[pick.k].key)) {
+					// "Plein 1813 4": the next number is the house number. Not when it
+					// is a floor ("Singel 2 2e", "Singel 2 3 hoog").
 					pick, other = other, pick
 				}
 			}
@@ -110,7 +113,30 @@ func ParseAddressLine(c Country, s string) AddressLine {
 	if partial.k >= 0 {
 		return AddressLine{Street: streetBefore(f, toks, partial.k), Number: partial.p.h, HasNumber: true}
 	}
-	return AddressLine{Street: trimStreet(f)}
+	line := AddressLine{Street: trimStreet(f)}
+	if alt, ok := leadingLetterE(c, f, toks, start); ok {
+		line.Alt = &alt
+	}
+	return line
+}
+
+// leadingLetterE reads "15e Achtergracht" as number 15 with letter E before the street, the
+// other reading of a line that starts like an ordinal ("2e Hugo de Grootstraat"). The line
+// is read first as a street without a number; only the register can tell, and the
+// matcher tries this reading when that one finds nothing.
+func leadingLetterE(c Country, f string, toks []token, k int) (AddressLine, bool) {
+	if k+1 >= len(toks) || toks[k].kind != tokNum || toks[k+1].kind != tokWord || toks[k+1].key != "E" || toks[k+1].start != toks[k].end {
+		return AddressLine{}, false
+	}
+	p := parseNumberAt(c, toks, k, modeLeading)
+	if p.h.Number == 0 || p.next >= len(toks) {
+		return AddressLine{}, false
+	}
+	street := trimStreet(f[withApostrophe(f, toks[p.next].start):])
+	if !hasLetter(street) {
+		return AddressLine{}, false
+	}
+	return AddressLine{Street: street, Number: p.h, HasNumber: true}, true
 }
 
 // leadingNumber reads a line that starts with its house number: "12 Kerkstraat",
@@ -179,8 +205,10 @@ func isNumberCandidate(c Country, toks []token, k int) bool {
 		}
 	}
 	// An ordinal that starts a street name: "2e Hugo de Grootstraat", "1ste Kruisstraat"; but
-	// "1E bus 2" is house number 1E.
-	if k+1 < len(toks) && toks[k+1].kind == tokWord && isOrdinal(toks[k+1].key) {
+	// "1E bus 2" is house number 1E, and so is "11e" after a street ("Stationsweg 11e
+	// Weesp", the town after the number), where an E is a letter far more often than an
+	// ordinal inside a name.
+	if k+1 < len(toks) && toks[k+1].kind == tokWord && isOrdinal(toks[k+1].key) && !(toks[k+1].key == "E" && wordBefore(toks, k)) {
 		if s, w := sepAt(toks, k+2); s.onlySpace() && w < len(toks) && toks[w].kind == tokWord && !isUnitWord(toks[w].key) {
 			return false
 		}
@@ -197,6 +225,16 @@ func isNumberCandidate(c Country, toks []token, k int) bool {
 		}
 	}
 	return true
+}
+
+// wordBefore reports whether a word stands before toks[k].
+func wordBefore(toks []token, k int) bool {
+	for j := k - 1; j >= 0; j-- {
+		if toks[j].kind == tokWord {
+			return true
+		}
+	}
+	return false
 }
 
 // isStreetOrdinal: the endings that make a number an ordinal and nothing else ("1er",

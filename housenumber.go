@@ -30,6 +30,11 @@ type HouseNumber struct {
 	// 0 when the text is no range. Number holds the first, which is the address a range of
 	// numbers on one building is registered under far more often than not.
 	RangeEnd int
+	// Floor: Unit was read from a floor ("2 hoog", "2e", "2e verdieping", the Roman "III" of
+	// "87-III", "huis" for the ground floor). A register may hold it as the toevoeging (BAG
+	// series "16-I", "16-II"), but where it does not, it describes the door rather than
+	// naming it: a remark, never a letter or toevoeging to look for instead.
+	Floor bool
 }
 
 // Extension is what to compare with the register's huisletter+toevoeging (NL) or house-number
@@ -68,7 +73,8 @@ func ExtensionOf(parts ...string) string {
 
 // LooseExtensionOf is ExtensionOf with two register habits undone: a box word that opens a
 // part right before its digits is dropped ("Bus1", "BTE 2", "B001" give "1", "2", "1"), and
-// leading zeros are dropped from each run of digits ("0003" gives "3", "0000" gives "0").
+// leading zeros are dropped from each run of digits ("0003" gives "3", "0000" gives "0"),
+// and a run of zeros before a letter altogether ("00D" gives "D").
 // Runs are taken per part and before separators are removed, so "1/02" gives "12" like "1/2"
 // does. It is applied the same way to typed and register text, so a typed "bus B305" and a
 // register "B305" both give "305".
@@ -96,6 +102,9 @@ func LooseExtensionOf(parts ...string) string {
 			for k < j-1 && p[k] == '0' {
 				k++
 			}
+			if p[k] == '0' && j < len(p) && isASCIILetter(p[j]) {
+				k = j // zeros that pad a letter: "00D" is D
+			}
 			b = append(b, p[k:j]...)
 			i = j
 		}
@@ -113,9 +122,7 @@ func stripBoxWord(p string) string {
 	for j < len(p) && isASCIILetter(p[j]) {
 		j++
 	}
-	switch strings.ToUpper(p[i:j]) {
-	case "B", "BUS", "BTE", "BT", "BX", "BOX", "BOITE":
-	default:
+	if !isBoxMarker(p[i:j]) {
 		return p
 	}
 	k := j
@@ -126,6 +133,22 @@ func stripBoxWord(p string) string {
 		return p[k:]
 	}
 	return p
+}
+
+// isBoxMarker reports whether w is a box word a part may open with, in any letter case;
+// compared without upper-casing a copy, as register boxes are compared on every lookup.
+func isBoxMarker(w string) bool {
+	switch len(w) {
+	case 1:
+		return w[0]|0x20 == 'b'
+	case 2:
+		return strings.EqualFold(w, "BT") || strings.EqualFold(w, "BX")
+	case 3:
+		return strings.EqualFold(w, "BUS") || strings.EqualFold(w, "BTE") || strings.EqualFold(w, "BOX")
+	case 5:
+		return strings.EqualFold(w, "BOITE")
+	}
+	return false
 }
 
 // ParseHouseNumber parses the text of a house-number field. ok is false when the text holds no
@@ -202,12 +225,20 @@ func ParseHouseNumber(c Country, s string) (HouseNumber, bool) {
 // "2ét" or "0008 - 4de links" would lose part of their text. LooseExtensionOf compares them
 // with typed units instead.
 func ParseUnit(c Country, s string) (unit, marker string) {
+	h := ParseUnitField(c, s)
+	return h.Unit, h.UnitMarker
+}
+
+// ParseUnitField is ParseUnit with what the text said about the unit: its Unit and
+// UnitMarker as ParseUnit returns them, and Floor when the unit is a floor.
+func ParseUnitField(c Country, s string) HouseNumber {
 	_, toks := typedTokens(s)
 	r := parseUnitAt(c, toks, 0, unitOpts{unitOnly: true})
+	h := HouseNumber{Unit: r.unit, Floor: r.floorUnit && r.unit != ""}
 	if r.box {
-		return r.unit, string(UnitBus)
+		h.UnitMarker = string(UnitBus)
 	}
-	return r.unit, ""
+	return h
 }
 
 // Limits of the grammar. They keep absurd input from growing a unit without bound and mark
@@ -325,6 +356,7 @@ func parseNumberAt(c Country, toks []token, k int, mode numMode) numParse {
 		noBareNumber: h.RangeEnd != 0,
 	})
 	h.Unit = u.unit
+	h.Floor = u.floorUnit && u.unit != ""
 	if u.box {
 		h.Suffix += u.pre
 		h.UnitMarker = string(UnitBus)
@@ -372,12 +404,13 @@ type unitOpts struct {
 
 // unitResult is the result of parseUnitAt.
 type unitResult struct {
-	unit     string
-	pre      string // what a later box word showed to be part of the house number
-	box      bool   // a box word introduced unit (only set when unit is not empty)
-	next     int
-	complete bool
-	atComma  bool
+	unit      string
+	pre       string // what a later box word showed to be part of the house number
+	box       bool   // a box word introduced unit (only set when unit is not empty)
+	floorUnit bool   // unit is a floor (HouseNumber.Floor)
+	next      int
+	complete  bool
+	atComma   bool
 }
 
 // parseUnitAt reads the unit part that starts at toks[i]; ParseHouseNumber, ParseUnit and the
@@ -475,7 +508,7 @@ func parseUnitAt(c Country, toks []token, i int, o unitOpts) unitResult {
 				return finishUnit(r)
 			}
 			if r.unit == "" {
-				r.unit = g
+				r.setUnit(g, sep)
 			}
 		case !ok:
 			if !o.unitOnly {
@@ -484,9 +517,11 @@ func parseUnitAt(c Country, toks []token, i int, o unitOpts) unitResult {
 			}
 		case o.unitOnly:
 			if r.unit == "" {
-				r.unit = g
-			} else if len(r.unit) == 1 && !isASCIIDigit(r.unit[0]) && asciiDigits(g) && len(r.unit)+len(g) <= maxUnitLen {
-				r.unit += g // "K 1": letter and number of one door, as BAG writes "546 K 1"
+				r.setUnit(g, sep)
+			} else if len(r.unit) == 1 && !isASCIIDigit(r.unit[0]) && !r.floorUnit && isASCIIDigit(g[0]) && len(r.unit)+len(g) <= maxUnitLen {
+				// "K 1", "b 9b": the letter and the toevoeging of one door, as BAG
+				// writes "546 K 1" (huisletter K, toevoeging 1).
+				r.unit += g
 			}
 		case r.unit != "",
 			o.strict && sep.comma,
@@ -495,7 +530,7 @@ func parseUnitAt(c Country, toks []token, i int, o unitOpts) unitResult {
 			r = stop()
 			return finishUnit(r)
 		default:
-			r.unit = g
+			r.setUnit(g, sep)
 		}
 		i = e
 	}
@@ -515,8 +550,32 @@ func finishUnit(r unitResult) unitResult {
 // toevoegingen are floors by custom), in BE it is dropped (boxes are numbered on their own).
 func (r *unitResult) floor(c Country, digits string) {
 	if c == NL && r.unit == "" && !r.box {
-		r.unit = digits
+		r.unit, r.floorUnit = digits, true
 	}
+}
+
+// setUnit takes a group read as the unit; a Roman numeral of a floor ("87-III", "12 II")
+// and the ground floor ("huis", "hs", as Amsterdam writes it) are floors. A lone I, V or X
+// spaced from the number is a letter more often than a floor ("12 V"), and is left a plain
+// unit.
+func (r *unitResult) setUnit(g string, sep sepInfo) {
+	r.unit = g
+	r.floorUnit = isRomanFloor(g) && (len(g) > 1 || sep.tight()) || g == "HUIS" || g == "HS"
+}
+
+// isRomanFloor: a Roman numeral of I, V and X only, as floors are numbered ("I" to "XX").
+func isRomanFloor(g string) bool {
+	if g == "" || len(g) > 5 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case 'I', 'V', 'X':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // floorAt reports whether toks[j] (a number) starts a floor: "2 hoog", "2-hoog", "1hg",
@@ -527,11 +586,17 @@ func floorAt(toks []token, j int) (string, int, bool) {
 		return "", j, false
 	}
 	e := j + 1
+	ordinal := false
 	if s, w := sepAt(toks, e); w < len(toks) && toks[w].kind == tokWord && isOrdinal(toks[w].key) && !s.comma && !s.slash {
-		e = w + 1
+		e, ordinal = w+1, s.none
 	}
 	if s, w := sepAt(toks, e); w < len(toks) && toks[w].kind == tokWord && isFloorWord(toks[w].key) && !s.comma && !s.slash {
 		return t.key, w + 1, true
+	}
+	if s, w := sepAt(toks, e); ordinal && j > 0 && (w >= len(toks) || s.comma) {
+		// "Singel 2 2e", "Achtergracht 87, 3de": an ordinal glued to its number after the
+		// house number, with nothing after it, is a floor, never a letter.
+		return t.key, e, true
 	}
 	return "", j, false
 }

@@ -36,9 +36,9 @@ func TestParseHouseNumber(t *testing.T) {
 		{NL, "12a", hn{Number: 12, Suffix: "A"}, true},
 		{NL, "12 A", hn{Number: 12, Suffix: "A"}, true},
 		{NL, "12-2", hn{Number: 12, Unit: "2"}, true},
-		{NL, "12-II", hn{Number: 12, Unit: "II"}, true},
-		{NL, "12 hs", hn{Number: 12, Unit: "HS"}, true},
-		{NL, "12 huis", hn{Number: 12, Unit: "HUIS"}, true},
+		{NL, "12-II", hn{Number: 12, Unit: "II", Floor: true}, true},
+		{NL, "12 hs", hn{Number: 12, Unit: "HS", Floor: true}, true},
+		{NL, "12 huis", hn{Number: 12, Unit: "HUIS", Floor: true}, true},
 		{NL, "12 bis", hn{Number: 12, Suffix: "BIS"}, true},
 		{NL, "12bis", hn{Number: 12, Suffix: "BIS"}, true},
 		{NL, "12 ter", hn{Number: 12, Suffix: "TER"}, true},
@@ -60,10 +60,10 @@ func TestParseHouseNumber(t *testing.T) {
 		{NL, "n° 12", hn{Number: 12}, true},
 		{NL, "12 achterom", hn{Number: 12}, true},
 		// Floors: in NL the floor is the toevoeging by custom.
-		{NL, "12 2 hoog", hn{Number: 12, Unit: "2"}, true},
-		{NL, "12 2-hoog", hn{Number: 12, Unit: "2"}, true},
-		{NL, "12 1hg", hn{Number: 12, Unit: "1"}, true},
-		{NL, "12 2e verdieping", hn{Number: 12, Unit: "2"}, true},
+		{NL, "12 2 hoog", hn{Number: 12, Unit: "2", Floor: true}, true},
+		{NL, "12 2-hoog", hn{Number: 12, Unit: "2", Floor: true}, true},
+		{NL, "12 1hg", hn{Number: 12, Unit: "1", Floor: true}, true},
+		{NL, "12 2e verdieping", hn{Number: 12, Unit: "2", Floor: true}, true},
 		{NL, "12-3 2 hoog", hn{Number: 12, Unit: "3"}, true},
 		{NL, "12 hoog", hn{Number: 12}, true},
 		{NL, "12 boven", hn{Number: 12, Unit: "BOV"}, true},
@@ -93,10 +93,10 @@ func TestParseHouseNumber(t *testing.T) {
 		{NL, "1-TRAF", hn{Number: 1, Unit: "TRAF"}, true},
 		{NL, "19p-8", hn{Number: 19, Suffix: "P", Unit: "8"}, true},
 		{NL, "3-0072", hn{Number: 3, Unit: "0072"}, true},
-		{NL, "3HS", hn{Number: 3, Unit: "HS"}, true},
-		{NL, "16-I", hn{Number: 16, Unit: "I"}, true},
-		{NL, "37-III", hn{Number: 37, Unit: "III"}, true},
-		{NL, "12 XVIII", hn{Number: 12, Unit: "XVIII"}, true},
+		{NL, "3HS", hn{Number: 3, Unit: "HS", Floor: true}, true},
+		{NL, "16-I", hn{Number: 16, Unit: "I", Floor: true}, true},
+		{NL, "37-III", hn{Number: 37, Unit: "III", Floor: true}, true},
+		{NL, "12 XVIII", hn{Number: 12, Unit: "XVIII", Floor: true}, true},
 		{NL, "15a4", hn{Number: 15, Suffix: "A", Unit: "4"}, true},
 		// Real BeST house numbers (OUT_hsBx.txt) and Belgian forms (bpost, Smals, OSM).
 		{BE, "5023", hn{Number: 5023}, true},
@@ -182,6 +182,33 @@ func TestParseHouseNumber(t *testing.T) {
 	}
 }
 
+// TestParseUnitFieldFloor: a unit read from a floor says so, so that the matcher can take
+// it as a remark where the register has no such toevoeging.
+func TestParseUnitFieldFloor(t *testing.T) {
+	NL := adreswijzer.NL
+	for _, c := range []struct {
+		in    string
+		unit  string
+		floor bool
+	}{
+		{"2e verdieping", "2", true},
+		{"3 hoog", "3", true},
+		{"III", "III", true},
+		{"huis", "HUIS", true},
+		{"hs", "HS", true},
+		{"2", "2", false},
+		{"bov", "BOV", false},
+		{"A", "A", false},
+		{"I", "I", false}, // a letter as often as a floor
+		{"b 9b", "B9B", false},
+	} {
+		h := adreswijzer.ParseUnitField(NL, c.in)
+		if h.Unit != c.unit || h.Floor != c.floor {
+			t.Errorf("ParseUnitField(NL, %q) = unit %q floor %v, want %q %v", c.in, h.Unit, h.Floor, c.unit, c.floor)
+		}
+	}
+}
+
 func TestParseUnit(t *testing.T) {
 	NL, BE := adreswijzer.NL, adreswijzer.BE
 	tests := []struct {
@@ -208,6 +235,8 @@ func TestParseUnit(t *testing.T) {
 		{NL, "3e etage", "3", ""},
 		{NL, "boven", "BOV", ""},
 		{NL, "K 1", "K1", ""},
+		{NL, "b 9b", "B9B", ""}, // huisletter b and toevoeging 9b (Lange Muiderweg 6 b 9b, Weesp)
+		{NL, "B 12", "B12", ""},
 		{NL, "B001", "B001", ""},
 		{NL, "b3", "B3", ""},
 		{NL, "links", "", ""},
@@ -703,6 +732,7 @@ func FuzzParseHouseNumber(f *testing.F) {
 			}
 			w := writeHouseNumber(h)
 			again, ok := adreswijzer.ParseHouseNumber(c, w)
+			again.Floor = h.Floor // the writer names no floor
 			if !ok || again != h {
 				t.Errorf("%s %q: %+v written as %q parses as %+v", c, s, h, w, again)
 			}
@@ -736,6 +766,9 @@ func checkHouseNumber(t *testing.T, c adreswijzer.Country, s string, h hn, ok bo
 	}
 	if h.UnitMarker != "" && (h.UnitMarker != bus || h.Unit == "") {
 		t.Errorf("%s %q: marker %q with unit %q", c, s, h.UnitMarker, h.Unit)
+	}
+	if h.Floor && h.Unit == "" {
+		t.Errorf("%s %q: a floor without a unit", c, s)
 	}
 }
 

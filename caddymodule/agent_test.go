@@ -193,7 +193,7 @@ func TestAgentTools(t *testing.T) {
 			}
 			// Lembeek: a number with boxes, and one of them.
 			callTool(t, cs, rpcinspect.ToolLookup, map[string]any{"country": "BE", "postcode": "1502", "street": "Stevens-de Waelplein", "houseNumber": 9}, &lookup)
-			if len(lookup.Addresses) < 2 || !slices.ContainsFunc(lookup.Additions, func(a *string) bool { return a != nil && *a == "bus 01" }) {
+			if len(lookup.Addresses) < 2 || !slices.ContainsFunc(lookup.Additions, func(a *string) bool { return a != nil && *a == "bus 1" }) {
 				t.Errorf("Lembeek lookup: additions %s", jsonOf(lookup.Additions))
 			}
 			if box := mustVerify(t, cs, map[string]any{"address": lembeekBox}); box.Status != adreswijzer.VerdictValid || box.Match == nil ||

@@ -171,11 +171,11 @@ func TestVerifyAddress(t *testing.T) {
 		{"nl street only, no postcode", map[string]any{"address": "Achtergracht 1, Weesp"},
 			want{status: "corrected", country: "NL", detected: true, issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, lang: "nl", zip: "1381 BK"}},
 		{"be haren in french", map[string]any{"address": "Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles"},
-			want{status: "valid", country: "BE", detected: true, lang: "fr", zip: "1130", unit: "bte b001"}},
+			want{status: "valid", country: "BE", detected: true, lang: "fr", zip: "1130", unit: "bte 1"}},
 		{"be haren in dutch", map[string]any{"address": "Ganzenweidestraat 134 bus 1\n1130 Haren\nBelgië"},
-			want{status: "valid", country: "BE", detected: true, lang: "nl", zip: "1130", unit: "bus b001"}},
+			want{status: "valid", country: "BE", detected: true, lang: "nl", zip: "1130", unit: "bus 1"}},
 		{"be lembeek box in address2", map[string]any{"address1": "Stevens-de Waelplein 9", "address2": "bus 2", "zip": "1502", "city": "Lembeek"},
-			want{status: "valid", country: "BE", detected: true, lang: "nl", zip: "1502", unit: "bus 02"}},
+			want{status: "valid", country: "BE", detected: true, lang: "nl", zip: "1502", unit: "bus 2"}},
 		{"be lembeek without the box", map[string]any{"address": "Stevens-de Waelplein 9, 1502 Lembeek", "countryCode": "Belgique"},
 			want{status: "ambiguous", country: "BE", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, lang: "nl", suggest: 4}},
 		{"be malmedy, postcode with a prefix", map[string]any{"address": "Route du Barrage 83, B-4960 Malmedy"},
@@ -509,7 +509,7 @@ func TestSuggestAddress(t *testing.T) {
 		{"nl postcode and number", map[string]any{"country": "NL", "query": "1381 CS 16"}, match.KindAddress, "Hugo de Grootlaan 16"},
 		{"be street without number", map[string]any{"country": "BE", "query": "rue du pré aux"}, match.KindStreet, "Rue du Pré aux Oies"},
 		{"be dutch street in a postcode", map[string]any{"country": "BE", "query": "ganzenweide", "postcode": "1130"}, match.KindStreet, "Ganzenweidestraat"},
-		{"be lembeek with the box", map[string]any{"country": "BE", "query": "Stevens-de Waelplein 9 bus 2"}, match.KindAddress, "Stevens-de Waelplein 9 bus 02, 1502 Lembeek"},
+		{"be lembeek with the box", map[string]any{"country": "BE", "query": "Stevens-de Waelplein 9 bus 2"}, match.KindAddress, "Stevens-de Waelplein 9 bus 2, 1502 Lembeek"},
 		{"nothing", map[string]any{"country": "NL", "query": "Qqqqzzzz"}, "", ""},
 	}
 	for _, tc := range cases {
@@ -574,7 +574,7 @@ func TestBatch(t *testing.T) {
 		blocking                        bool
 	}{
 		{"order-1", "valid", "NL", "Achtergracht 1, 1381 BK Weesp", nil, false},
-		{"order-2", "valid", "BE", "Rue du Pré aux Oies 134 bte b001, 1130 Bruxelles (Haren)", nil, false},
+		{"order-2", "valid", "BE", "Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles (Haren)", nil, false},
 		{"order-3", "ambiguous", "", "", []adreswijzer.IssueCode{"COUNTRY_AMBIGUOUS"}, false},
 		{"order-4", "error", "", "", nil, false},
 		{"order-5", "invalid", "NL", "", []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, false},

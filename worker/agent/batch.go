@@ -216,7 +216,7 @@ const (
 // verifyItem verifies one address of a batch. Errors are the store's; an unusable input is
 // a result with status "error", and an address whose register is not loaded one with
 // status "unavailable".
-func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string, known placeKnown) (BatchResult, error) {
+func (s *service) verifyItem(ctx context.Context, it BatchItem, lang, carrier string, known adreswijzer.PlaceKnown) (BatchResult, error) {
 	res := BatchResult{ID: it.ID, Issues: []adreswijzer.IssueCode{}}
 	if strings.TrimSpace(it.ID) == "" || utf8.RuneCountInString(it.ID) > maxIDLength {
 		res.Status, res.Error = statusError, fmt.Sprintf("id must be 1 to %d characters.", maxIDLength)

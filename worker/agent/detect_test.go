@@ -39,7 +39,7 @@ func TestCountryFromEvidence(t *testing.T) {
 		{"Kerkstraat 1, Lembeek", verdict{status: "invalid", country: "BE", issues: []adreswijzer.IssueCode{format}, blocking: true}},
 		{"Route du Barrage 83 Malmedy", verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{format}, zip: "4960"}},
 		{"Kerkstraat 1, 2000 Weesp", verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{format}, zip: "1381 XN"}},
-		{"Kerkstraat 999, 2000 Weesp", verdict{status: "invalid", country: "NL", issues: []adreswijzer.IssueCode{format}, blocking: true}},
+		{"Kerkstraat 999, 2000 Weesp", verdict{status: "invalid", country: "NL", issues: []adreswijzer.IssueCode{format, adreswijzer.IssueHouseNumberNotFound}, blocking: true}},
 		// Four bare digits that neither register settles fit both countries.
 		{"Kerkstraat 1, 2000", verdict{status: "ambiguous", issues: []adreswijzer.IssueCode{ambiguous}}},
 	}
@@ -105,7 +105,7 @@ func TestRegisterNotLoaded(t *testing.T) {
 			verdict{status: "invalid", issues: []adreswijzer.IssueCode{adreswijzer.IssueMissingHouseNumber, adreswijzer.IssueFormatInvalid}, blocking: true}, false},
 		{"nl free-form on a be worker", beOnly, map[string]any{"address": "Achtergracht 1, 1381 BK Weesp"}, verdict{}, true},
 		{"nl postcode area on a be worker", beOnly, map[string]any{"address": "Achtergracht 1, 1381 Weesp"}, verdict{}, true},
-		{"be on a be worker", beOnly, map[string]any{"address": "Ganzenweidestraat 134 bus 1, 1130 Haren"}, verdict{status: "valid", country: "BE", zip: "1130", unit: "bus b001"}, false},
+		{"be on a be worker", beOnly, map[string]any{"address": "Ganzenweidestraat 134 bus 1, 1130 Haren"}, verdict{status: "valid", country: "BE", zip: "1130", unit: "bus 1"}, false},
 		{"be number unknown on a be worker", beOnly, map[string]any{"address": "Ganzenweidestraat 999, 1130 Haren"}, verdict{}, true},
 	}
 	for _, tc := range cases {

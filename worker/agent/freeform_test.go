@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/worker/match"
@@ -12,7 +11,7 @@ import (
 
 // samplePlaces knows the places of the register samples, as the splitter does on a worker
 // that serves them.
-func samplePlaces(t testing.TB) placeKnown {
+func samplePlaces(t testing.TB) adreswijzer.PlaceKnown {
 	t.Helper()
 	s := &service{engine: match.New(sampleData(t), match.Options{})}
 	return s.knownPlace(context.Background())
@@ -23,12 +22,12 @@ type splitCase struct {
 	address1, address2, zip, city, country string
 }
 
-func checkSplit(t *testing.T, known placeKnown, cases []splitCase) {
+func checkSplit(t *testing.T, known adreswijzer.PlaceKnown, cases []splitCase) {
 	t.Helper()
 	for _, c := range cases {
-		f := splitFreeForm(c.in, known)
-		if f.address1 != c.address1 || f.address2 != c.address2 || f.zip != c.zip || f.city != c.city || f.country != c.country {
-			t.Errorf("splitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
+		f := adreswijzer.SplitFreeForm(c.in, known)
+		if f.Address1 != c.address1 || f.Address2 != c.address2 || f.Zip != c.zip || f.City != c.city || f.Country != c.country {
+			t.Errorf("SplitFreeForm(%q) = %+v\nwant address1 %q address2 %q zip %q city %q country %q",
 				c.in, f, c.address1, c.address2, c.zip, c.city, c.country)
 		}
 	}
@@ -48,6 +47,7 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Route du Barrage 83, B-4960 Malmedy", "Route du Barrage 83", "", "B-4960", "Malmedy", ""},
 		{"Kerkstraat 1000, Brussel", "Kerkstraat 1000", "", "", "Brussel", ""},
 		{"Kerkstraat 12 1000 Brussel", "Kerkstraat 12", "", "1000", "Brussel", ""},
+		{"1130 Haren, Haachtsesteenweg 1677 bus 8", "Haachtsesteenweg 1677 bus 8", "", "1130", "Haren", ""},
 		{"Laan 1940-1945 12, 1381 BK Weesp", "Laan 1940-1945 12", "", "1381 BK", "Weesp", ""},
 		{"Achtergracht 1, 1381 BE Weesp", "Achtergracht 1", "", "1381 BE", "Weesp", ""},
 		{"Achtergracht 1, Weesp", "Achtergracht 1", "", "", "Weesp", ""},
@@ -60,7 +60,7 @@ func TestSplitFreeForm(t *testing.T) {
 		{"Achtergracht 1 Parijs", "Achtergracht 1 Parijs", "", "", "", ""},
 		{"Achtergracht 1 Weesp", "Achtergracht 1", "", "", "Weesp", ""},
 	})
-	checkSplit(t, placeKnown(func(n string) bool { return foldCountry(n) == "ee" }), []splitCase{
+	checkSplit(t, adreswijzer.PlaceKnown(func(n string) bool { return strings.EqualFold(n, "ee") }), []splitCase{
 		{"Kerkstraat 12 Ee", "Kerkstraat 12 Ee", "", "", "", ""},
 		{"Kerkstraat 12, Ee", "Kerkstraat 12", "", "", "Ee", ""},
 	})
@@ -95,11 +95,11 @@ func splitThenVerify(t *testing.T, cases []splitVerdict) {
 func TestSplitPostcodeFirst(t *testing.T) {
 	splitThenVerify(t, []splitVerdict{
 		{splitCase{"1502 Lembeek, Stevens-de Waelplein 9 bus 2", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", ""},
-			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 2"}},
 		{splitCase{"1502 Lembeek\nStevens-de Waelplein 9\nbus 2\nBelgië", "Stevens-de Waelplein 9", "bus 2", "1502", "Lembeek", "BE"},
-			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 2"}},
 		{splitCase{"1502 Lembeek Stevens-de Waelplein 9 bus 2", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", ""},
-			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 2"}},
 		{splitCase{"1381 CS Weesp, Hugo de Grootlaan 16 bov", "Hugo de Grootlaan 16 bov", "", "1381 CS", "Weesp", ""},
 			verdict{status: "valid", country: "NL", zip: "1381 CS", unit: "bov"}},
 		{splitCase{"Weesp 1381 BK, Achtergracht 1", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
@@ -123,7 +123,7 @@ func TestSplitTownWithoutComma(t *testing.T) {
 		{splitCase{"Hugo de Grootlaan 16 bov Weesp", "Hugo de Grootlaan 16 bov", "", "", "Weesp", ""},
 			verdict{status: "corrected", country: "NL", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1381 CS", unit: "bov"}},
 		{splitCase{"Rue du Pré aux Oies 134 bte 1 Haren", "Rue du Pré aux Oies 134 bte 1", "", "", "Haren", ""},
-			verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1130", unit: "bte b001"}},
+			verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "1130", unit: "bte 1"}},
 		{splitCase{"Route du Barrage 83 Malmedy", "Route du Barrage 83", "", "", "Malmedy", ""},
 			verdict{status: "corrected", country: "BE", issues: []adreswijzer.IssueCode{adreswijzer.IssueFormatInvalid}, zip: "4960"}},
 		{splitCase{"Achtergracht 1 Weesp, 1381 BK", "Achtergracht 1", "", "1381 BK", "Weesp", ""},
@@ -150,15 +150,15 @@ func TestSplitLeftovers(t *testing.T) {
 		{splitCase{"Nieuwstraat 12a. 1381 BC Weesp.", "Nieuwstraat 12a", "", "1381 BC", "Weesp", ""},
 			verdict{status: "valid", country: "NL", zip: "1381 BC"}},
 		{splitCase{"Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique", "Rue du Pré aux Oies 134 bte 1", "", "1130", "Bruxelles", "BE"},
-			verdict{status: "valid", country: "BE", zip: "1130", unit: "bte b001"}},
+			verdict{status: "valid", country: "BE", zip: "1130", unit: "bte 1"}},
 		{splitCase{"Ganzenweidestraat 134 bus 1 – 1130 Haren – België", "Ganzenweidestraat 134 bus 1", "", "1130", "Haren", "BE"},
-			verdict{status: "valid", country: "BE", zip: "1130", unit: "bus b001"}},
+			verdict{status: "valid", country: "BE", zip: "1130", unit: "bus 1"}},
 		{splitCase{"Route du Barrage 83, 4960 Malmedy BE", "Route du Barrage 83", "", "4960", "Malmedy", "BE"},
 			verdict{status: "valid", country: "BE", zip: "4960"}},
 		{splitCase{"Route du Barrage 83, 4960 Malmedy Belgien", "Route du Barrage 83", "", "4960", "Malmedy", "BE"},
 			verdict{status: "valid", country: "BE", zip: "4960"}},
 		{splitCase{"Stevens-de Waelplein 9 bus 2, 1502 Lembeek Belgium!", "Stevens-de Waelplein 9 bus 2", "", "1502", "Lembeek", "BE"},
-			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 02"}},
+			verdict{status: "valid", country: "BE", zip: "1502", unit: "bus 2"}},
 		// The letters of a Dutch postcode are no country, and a dash between numbers
 		// joins them.
 		{splitCase{"Achtergracht 1, 1381 BE Weesp", "Achtergracht 1", "", "1381 BE", "Weesp", ""},
@@ -168,70 +168,29 @@ func TestSplitLeftovers(t *testing.T) {
 	})
 }
 
-// FuzzSplitFreeForm holds the splitter to cutting, never inventing: every word it returns
-// is in the input, no word is used twice, a postcode it returns has a Dutch or Belgian form,
-// a country is one a country word names, and no field starts or ends with a space or
-// sentence punctuation. It knows a few real place names, so that the cuts that need the
-// registers run too.
-func FuzzSplitFreeForm(f *testing.F) {
-	for _, s := range []string{
-		"Rue du Pré aux Oies 134 bte 1, 1130 Bruxelles, Belgique",
-		"Bakkerij De Vries\nHugo de Grootlaan 16\nbov\n1381 CS Weesp\nNederland",
-		"1502 Lembeek, Stevens-de Waelplein 9 bus 2",
-		"1502 Lembeek Stevens-de Waelplein 9 bus 2",
-		"Achtergracht 1 Weesp",
-		"Weesp, Achtergracht 1",
-		"Nieuwstraat 12a. 1381 BC Weesp. NL",
-		"Rue du Pré aux Oies 134 bte 1 - 1130 Bruxelles - Belgique",
-		"Brussel 1000, Kerkstraat 1000",
-		"Kerkstraat 12 - 14 - 1000 Brussel",
+// TestVerifyPartsMisplaced: verify_address in parts reads misplaced fields with the same
+// reader as the free-form address, through the engine validate shares: the whole address in
+// address1, the postcode and town swapped, each found, corrected (typed differently), never
+// blocking; and the free-form address itself, read by the agent's split, valid.
+func TestVerifyPartsMisplaced(t *testing.T) {
+	cs := connect(t, serve(t, sampleData(t), Options{}), "2026-07-28")
+	want := verdict{status: "corrected", country: "NL", zip: "1381 CS", unit: "bov"}
+	for _, args := range []map[string]any{
+		{"address1": "Hugo de Grootlaan 16 bov, 1381 CS Weesp", "countryCode": "NL"},
+		{"address1": "Hugo de Grootlaan 16 bov", "zip": "Weesp", "city": "1381 CS", "countryCode": "NL"},
+		{"address1": "Hugo de Grootlaan 16 bov", "zip": "1833 EA", "city": "WEESP NH", "countryCode": "NL"},
 	} {
-		f.Add(s)
+		got, _ := verifyVerdict(t, cs, args)
+		w := want
+		if args["zip"] == "1833 EA" {
+			w.issues = []adreswijzer.IssueCode{adreswijzer.IssueCityMismatch, adreswijzer.IssuePostcodeNotFound}
+		}
+		if !sameVerdict(got, w) {
+			t.Errorf("verify %v:\ngot  %v\nwant %v", args, got, w)
+		}
 	}
-	places := map[string]bool{}
-	for _, p := range []string{"Weesp", "Lembeek", "Haren", "Brussel", "Bruxelles", "Malmedy", "Halle", "Ee"} {
-		places[foldCountry(p)] = true
+	free := verdict{status: "valid", country: "NL", zip: "1381 CS", unit: "bov"}
+	if got, _ := verifyVerdict(t, cs, map[string]any{"address": "Hugo de Grootlaan 16 bov, 1381 CS Weesp"}); !sameVerdict(got, free) {
+		t.Errorf("verify free-form:\ngot  %v\nwant %v", got, free)
 	}
-	known := placeKnown(func(name string) bool { return places[foldCountry(name)] })
-	countries := map[string]bool{}
-	for _, c := range countryNames {
-		countries[c] = true
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) > 4*adreswijzer.MaxFreeFormLength {
-			return // the tools refuse longer text before splitting it
-		}
-		f := splitFreeForm(s, known)
-		used := 0
-		for _, field := range []string{f.address1, f.address2, f.zip, f.city} {
-			if field != strings.TrimSpace(field) || field != "" && field != f.zip && trimEdges(field) != field {
-				t.Fatalf("field %q not trimmed: %+v", field, f)
-			}
-			for _, w := range strings.Fields(field) {
-				used++
-				if !strings.Contains(s, w) {
-					t.Fatalf("word %q is not in the input: %+v", w, f)
-				}
-			}
-		}
-		if total := len(strings.Fields(strings.Map(func(r rune) rune {
-			if isSegmentBreak(r) {
-				return ' '
-			}
-			return r
-		}, s))); used > total {
-			t.Fatalf("%d words out of %d in: %+v", used, total, f)
-		}
-		if f.zip != "" {
-			if nl, be := adreswijzer.PostcodeCountry(f.zip); !nl && !be {
-				t.Fatalf("zip %q is no postcode: %+v", f.zip, f)
-			}
-		}
-		if f.country != "" && !countries[f.country] {
-			t.Fatalf("country %q", f.country)
-		}
-		if utf8.ValidString(s) && !utf8.ValidString(f.address1+f.address2+f.zip+f.city) {
-			t.Fatalf("invalid UTF-8 out of valid input: %+v", f)
-		}
-	})
 }

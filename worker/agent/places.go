@@ -10,7 +10,7 @@ import (
 // has a place so named, as validation recognises a typed city. The registers' answers are
 // taken once per call, since the splitter asks about every trailing word group of a line. A
 // register that is not loaded knows no place.
-func (s *service) knownPlace(ctx context.Context) placeKnown {
+func (s *service) knownPlace(ctx context.Context) adreswijzer.PlaceKnown {
 	var known []func(string) bool
 	for _, c := range adreswijzer.Countries {
 		if f, err := s.engine.PlaceNames(ctx, c); err == nil {

@@ -79,7 +79,7 @@ const maxCountryLength = 60
 // buildRequest checks the arguments and turns them into a validate request, splitting a
 // free-form address with the place names of known. Its errors are for the agent and name
 // the argument, never its value.
-func buildRequest(a AddressFields, lang, carrier string, known placeKnown) (adreswijzer.ValidateRequest, error) {
+func buildRequest(a AddressFields, lang, carrier string, known adreswijzer.PlaceKnown) (adreswijzer.ValidateRequest, error) {
 	l, k, err := langAndCarrier(lang, carrier)
 	if err != nil {
 		return adreswijzer.ValidateRequest{}, err
@@ -107,13 +107,13 @@ func buildRequest(a AddressFields, lang, carrier string, known placeKnown) (adre
 		CustomerConfirmed: a.CustomerConfirmed, AllowPoBox: a.AllowPoBox,
 	}
 	if free {
-		f := splitFreeForm(a.Address, known)
-		r.Address1, r.Zip, r.CountryCode = f.address1, f.zip, f.country
-		if f.address2 != "" {
-			r.Address2 = &f.address2
+		f := adreswijzer.SplitFreeForm(a.Address, known)
+		r.Address1, r.Zip, r.CountryCode = f.Address1, f.Zip, f.Country
+		if f.Address2 != "" {
+			r.Address2 = &f.Address2
 		}
-		if f.city != "" {
-			r.City = &f.city
+		if f.City != "" {
+			r.City = &f.City
 		}
 	} else {
 		r.Address1, r.Zip = a.Address1, a.Zip
@@ -137,7 +137,7 @@ func countryCodeOf(s string) string {
 	if c, ok := adreswijzer.ParseCountry(s); ok {
 		return string(c)
 	}
-	if c := countryWord(s); c != "" {
+	if c := adreswijzer.CountryOfName(s); c != "" {
 		return c
 	}
 	return strings.ToUpper(s)

@@ -20,7 +20,7 @@
 //	                                          (MyParcel's WooCommerce checkout even cut it to 4). The
 //	                                          Shipping API takes 35; Adrescheck's 6 is an address check,
 //	                                          not a shipment field. A Belgian box with its marker
-//	                                          ("bte 0001") exceeds 7, and the warning says so.
+//	                                          ("bte A/12") exceeds 7, and the warning says so.
 //	PostNL     postcode                  6/4  Shipping API: NL 6 (no space), BE 4.
 //	PostNL     city                       35  Shipping and Checkout APIs agree.
 //	bpost      street                     40  Shipping Manager XSD common-v3 (what the server enforces).

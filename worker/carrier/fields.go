@@ -24,7 +24,9 @@ type parts struct {
 
 // split is shared by Lines and Fields so that the printed line and the carrier fields can
 // never name the street or place in two languages. It keeps only the unit the country has: a
-// toevoeging exists only in the BAG, a box only in BeST.
+// toevoeging exists only in the BAG, a box only in BeST. The box is written as it goes after
+// the marker (adreswijzer.BoxNumber): BeST writes markers and padding into the value ("Bte5",
+// "b001", "0002"), and "bte Bte5" says the marker twice where bpost prints "bte 5".
 func (w *Writer) split(a *adreswijzer.Address, lang adreswijzer.Language) parts {
 	dl := DisplayLanguage(a, lang)
 	p := parts{
@@ -32,7 +34,7 @@ func (w *Writer) split(a *adreswijzer.Address, lang adreswijzer.Language) parts 
 		street:     pick(a.Street, dl, a.Postcode),
 		suffix:     a.HouseNumberSuffix,
 		toevoeging: a.Addition,
-		box:        a.Box,
+		box:        adreswijzer.BoxNumber(a.Box),
 		marker:     boxMarker(dl),
 		postcode:   a.Postcode,
 		city:       pick(a.Locality, dl, a.Postcode),
@@ -50,7 +52,7 @@ func (w *Writer) split(a *adreswijzer.Address, lang adreswijzer.Language) parts 
 
 // addition is the houseNumberAddition field. NL: huisletter and toevoeging written together
 // ("A1", "a225", "ben"), as PostNL's HouseNrExt and the BAG's own address lines have them.
-// BE: the letter or bis, then the box after its marker ("A bus 21", "bte b001"). Every
+// BE: the letter or bis, then the box after its marker ("A bus 21", "bte 1"). Every
 // carrier gets the same form because CarrierAddress has one field for both: without the
 // marker "2A 21" could not be told from "2 A21", and bpost calls "32 20" wrong. A bpost
 // integration fills its separate box field with the text after the marker.

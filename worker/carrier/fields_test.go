@@ -29,12 +29,17 @@ func TestFieldsSplit(t *testing.T) {
 		{kanaalpad1, nl, "Kanaalpad", "1", "", "", "Weesp"},
 		{seigneurie138, fr, "Rue de la Seigneurie", "138", "", "1130", "Bruxelles (Haren)"},
 		{harenheyde89A, nl, "Harenheidestraat", "89", "A", "1130", "Brussel (Haren)"},
-		{preAuxOies134, nl, "Ganzenweidestraat", "134", "bus b001", "1130", "Brussel (Haren)"},
-		{preAuxOies134, fr, "Rue du Pré aux Oies", "134", "bte b001", "1130", "Bruxelles (Haren)"},
+		// The box as it follows its marker: without the marker and padding the register
+		// wrote into it ("b001", "0001", "Bte5", "Be.4").
+		{preAuxOies134, nl, "Ganzenweidestraat", "134", "bus 1", "1130", "Brussel (Haren)"},
+		{preAuxOies134, fr, "Rue du Pré aux Oies", "134", "bte 1", "1130", "Bruxelles (Haren)"},
 		{prinsenbos2A, fr, "Prinsenbos", "2", "A bus 21", "1502", "Lembeek"},
 		{falize2Bis, nl, "Route de Falize", "2", "Bis", "4960", "Malmedy"},
 		{barrage104B, en, "Route du Barrage", "104", "B", "4960", "Bevercé"},
-		{vinave5, de, "Petit Vinâve", "5", "bte 0001", "4960", "Malmedy"},
+		{vinave5, de, "Petit Vinâve", "5", "bte 1", "4960", "Malmedy"},
+		{wibald1, fr, "Rue Wibald", "1", "bte 5", "4960", "Malmedy"},
+		{princes1, nl, "Rue des Princes-Abbés", "1", "bte 4", "4960", "Malmedy"},
+		{werson28, fr, "Rue Joseph Werson", "28", "bte A/12", "4960", "Malmedy"},
 	}
 	for _, tt := range tests {
 		for _, c := range carriers {
@@ -88,12 +93,13 @@ func TestFieldsWarnings(t *testing.T) {
 		}}},
 		{"a 25-character name fits everywhere", holsthof25, adreswijzer.DHL, nl, nil},
 		{"Sendcloud house number with toevoeging", hugo30a225, adreswijzer.Sendcloud, nl, nil},
-		{"box with marker exceeds PostNL's HouseNrExt", preAuxOies134, adreswijzer.PostNL, fr, []warning{{
+		{"box with marker fits PostNL's HouseNrExt", preAuxOies134, adreswijzer.PostNL, fr, nil},
+		{"box with marker exceeds PostNL's HouseNrExt", werson28, adreswijzer.PostNL, fr, []warning{{
 			adreswijzer.FieldAddress2, adreswijzer.UnitBus,
 			"Le complément du numéro est trop long pour PostNL (7 caractères au maximum).",
 		}}},
-		{"bpost takes the bare box", preAuxOies134, adreswijzer.Bpost, fr, nil},
-		{"Sendcloud house_number holds number and box", preAuxOies134, adreswijzer.Sendcloud, nl, []warning{{
+		{"bpost takes the bare box", werson28, adreswijzer.Bpost, fr, nil},
+		{"Sendcloud house_number holds number and box", werson28, adreswijzer.Sendcloud, nl, []warning{{
 			adreswijzer.FieldAddress1, adreswijzer.UnitBus,
 			"Huisnummer en toevoeging samen zijn te lang voor Sendcloud (maximaal 8 tekens).",
 		}}},
@@ -107,9 +113,8 @@ func TestFieldsWarnings(t *testing.T) {
 			"The street and house number together are too long for DHL (at most 35 characters).",
 		}}},
 		{"Dutch name of the same address fits", haecht35, adreswijzer.DHL, nl, nil},
-		{"Malmedy line too long for Sendcloud, house number too", frontiere11, adreswijzer.Sendcloud, en, []warning{
+		{"Malmedy line too long for Sendcloud, house number and box fit", frontiere11, adreswijzer.Sendcloud, en, []warning{
 			{adreswijzer.FieldAddress1, "", "The street and house number together are too long for Sendcloud (at most 35 characters)."},
-			{adreswijzer.FieldAddress1, adreswijzer.UnitBus, "The house number and addition together are too long for Sendcloud (at most 8 characters)."},
 		}},
 		{"letter and box fit bpost's separate fields", prinsenbos2A, adreswijzer.Bpost, nl, nil},
 		{"letter and box exceed PostNL's HouseNrExt", prinsenbos2A, adreswijzer.PostNL, nl, []warning{{

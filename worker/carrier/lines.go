@@ -130,7 +130,7 @@ func boxMarker(lang adreswijzer.Language) string {
 // room; Fields suggests it where a carrier's field is too short.
 //
 // BE follows bpost: street, number as BeST writes it and the box after its marker ("Rue du
-// Pré aux Oies 134 bte b001", "Ganzenweidestraat 134 bus b001"), then the postcode and the
+// Pré aux Oies 134 bte 1", "Ganzenweidestraat 134 bus 1"), then the postcode and the
 // locality as the register writes it ("1130 Bruxelles (Haren)"). Names are in
 // DisplayLanguage(a, lang).
 func Lines(a *adreswijzer.Address, lang adreswijzer.Language) []string {

@@ -116,6 +116,9 @@ var (
 	barrage104B    = malmedy("WA/1397420", "WS/7736973", "Route du Barrage", 104, "B", "", "Bevercé")
 	frontiere11    = malmedy("WA/1809545", "WS/7736959", "Route de l'Ancienne Frontière", 11, "", "0001", "Burnenville")
 	allies18       = malmedy("WA/1805329", "WS/7736816", "Avenue des Alliés", 18, "", "3.2", "Malmedy")
+	wibald1        = malmedy("WA/1819410", "WS/7737083", "Rue Wibald", 1, "", "Bte5", "Malmedy")
+	princes1       = malmedy("WA/1822760", "WS/7737039", "Rue des Princes-Abbés", 1, "", "Be.4", "Malmedy")
+	werson28       = malmedy("WA/1816675", "WS/7737066", "Rue Joseph Werson", 28, "", "A/12", "Malmedy")
 	carriers       = []adreswijzer.Carrier{adreswijzer.PostNL, adreswijzer.Bpost, adreswijzer.DHL, adreswijzer.Sendcloud}
 	langs          = []adreswijzer.Language{adreswijzer.LangNL, adreswijzer.LangFR, adreswijzer.LangDE, adreswijzer.LangEN}
 	nl, fr, de, en = adreswijzer.LangNL, adreswijzer.LangFR, adreswijzer.LangDE, adreswijzer.LangEN

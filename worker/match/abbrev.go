@@ -39,12 +39,14 @@ var canonWord = map[string]string{
 	"weg": "wg", "wg": "wg",
 	"plein": "pl", "pln": "pl", "place": "pl", "pl": "pl",
 	"dijk": "dk", "dk": "dk",
+	"gracht": "gr", "gr": "gr",
+	"kade": "kd", "kd": "kd",
 	"plantsoen": "plnts", "plnts": "plnts",
 	"steenweg": "stwg", "stwg": "stwg", "stw": "stwg",
 	// French street types (bpost approved abbreviations and common usage).
 	"avenue": "av", "av": "av", "ave": "av",
 	"boulevard": "bd", "bd": "bd", "bld": "bd", "boul": "bd",
-	"chaussee": "chee", "chee": "chee", "chss": "chee",
+	"chaussee": "chee", "chee": "chee", "chss": "chee", "ch": "chee",
 	"chemin": "chem", "chem": "chem",
 	"square": "sq", "sq": "sq",
 	"impasse": "imp", "imp": "imp",
@@ -67,13 +69,42 @@ var canonSuffix = []struct{ from, to string }{
 	{"straat", "str"},
 	{"plein", "pl"},
 	{"pln", "pl"},
+	{"gracht", "gr"},
 	{"laan", "ln"},
+	{"kade", "kd"},
 	{"dijk", "dk"},
 	{"weg", "wg"},
 }
 
 // canon returns the canonical key of a name: folded, abbreviations reduced, no spaces.
 func canon(s string) string { return canonFolded(fold(s)) }
+
+// ambiguousWords are abbreviations of more than one street word: "Ch." is Chaussée ("Ch.
+// de Haecht") as often as Chemin ("Ch. du Lêfa"). canon reduces them to the first; a typed
+// name is also compared in the other reading (canonAlt).
+var ambiguousWords = [...]struct{ word, other string }{{"ch", "chem"}}
+
+// canonAlt is the canonical key of a folded name with its first ambiguous abbreviation
+// read the other way, "" when it has none. Register names never need one: only typed text
+// abbreviates that loosely. Every typed name is scanned, so the scan compares words in
+// place rather than splitting the name.
+func canonAlt(f string) string {
+	for start := 0; start < len(f); {
+		end := strings.IndexByte(f[start:], ' ')
+		if end < 0 {
+			end = len(f)
+		} else {
+			end += start
+		}
+		for _, a := range ambiguousWords {
+			if f[start:end] == a.word {
+				return canonFolded(f[:start] + a.other + f[end:])
+			}
+		}
+		start = end + 1
+	}
+	return ""
+}
 
 // canonFolded is canon of a name already folded.
 func canonFolded(f string) string {

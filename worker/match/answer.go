@@ -264,7 +264,7 @@ func compareAddresses(a, b *adreswijzer.Address) int {
 	if c := naturalCompare(a.HouseNumberSuffix, b.HouseNumberSuffix); c != 0 {
 		return c
 	}
-	if c := naturalCompare(a.Unit(), b.Unit()); c != 0 {
+	if c := naturalCompare(unitKey(a), unitKey(b)); c != 0 {
 		return c
 	}
 	if c := strings.Compare(a.Postcode, b.Postcode); c != 0 {
@@ -274,6 +274,16 @@ func compareAddresses(a, b *adreswijzer.Address) int {
 		return c
 	}
 	return strings.Compare(a.ID, b.ID)
+}
+
+// unitKey is the toevoeging, or the box as people write it (adreswijzer.BoxNumber), which
+// orders boxes as they read ("b002" as 2, "Be.4" as 4) and puts one box the register wrote
+// twice ("21", "bs21") side by side.
+func unitKey(a *adreswijzer.Address) string {
+	if a.Country == adreswijzer.BE {
+		return adreswijzer.BoxNumber(a.Box)
+	}
+	return a.Addition
 }
 
 // naturalCompare compares case-insensitively with digit runs taken as numbers; the empty

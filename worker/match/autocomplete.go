@@ -46,6 +46,8 @@ const maxLocalities = 3
 // must not stop the customer from typing on. Only a missing dataset is an error.
 func (e *Engine) Autocomplete(ctx context.Context, q AutocompleteQuery) (adreswijzer.AutocompleteResponse, error) {
 	resp := adreswijzer.AutocompleteResponse{Suggestions: []adreswijzer.AutocompleteSuggestion{}, Issues: []adreswijzer.Issue{}}
+	q.Q, _ = cleanText(q.Q)
+	q.Postcode, _ = cleanText(q.Postcode)
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
 		_, issues, m := unsupported(string(q.Lang))

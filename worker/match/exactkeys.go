@@ -121,7 +121,10 @@ func (ix *index) buildKeyStreets() {
 // with t: every street mayMatchExactly lets through, and a few collisions.
 func (ix *index) exactKeyStreets(t typedName) []uint32 {
 	var out []uint32
-	for _, key := range [...]uint32{t.keys.text, t.keys.compact, t.keys.canon} {
+	for _, key := range [...]uint32{t.keys.text, t.keys.compact, t.keys.canon, t.altKey} {
+		if key == 0 {
+			continue
+		}
 		i, _ := slices.BinarySearchFunc(ix.keyStreets, key, func(e keyStreet, k uint32) int { return cmp.Compare(e.key, k) })
 		for ; i < len(ix.keyStreets) && ix.keyStreets[i].key == key; i++ {
 			out = append(out, ix.keyStreets[i].street)

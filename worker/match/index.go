@@ -323,9 +323,10 @@ func (ix *index) streetVariants(st uint32, buf *[4]nameVariant) []nameVariant {
 
 // mayMatchExactly is false when no name of street st can match t at an exact level, read
 // from the stored keys alone.
-func (ix *index) mayMatchExactly(t typedName, st uint32) bool {
-	for i := ix.varOff[st]; i < ix.varOff[st+1]; i++ {
-		if t.keys.mayMatchExactly(ix.varKeys[i]) {
+func (ix *index) mayMatchExactly(t *typedName, st uint32) bool {
+	k, alt := t.keys, t.altKey
+	for _, v := range ix.varKeys[ix.varOff[st]:ix.varOff[st+1]] {
+		if k.text == v.text || k.compact == v.compact || k.canon == v.canon || alt != 0 && alt == v.canon {
 			return true
 		}
 	}

@@ -32,6 +32,8 @@ type LookupQuery struct {
 // number was not found.
 func (e *Engine) Lookup(ctx context.Context, q LookupQuery) (adreswijzer.LookupResponse, error) {
 	resp := adreswijzer.LookupResponse{Addresses: []adreswijzer.LookupAddress{}, Additions: []*string{}, Issues: []adreswijzer.Issue{}}
+	q.Street, _ = cleanText(q.Street)
+	q.Postcode, _ = cleanText(q.Postcode)
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
 		lang, issues, m := unsupported(string(q.Lang))

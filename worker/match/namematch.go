@@ -49,8 +49,12 @@ type typedName struct {
 	folded  string
 	compact string
 	canon   string
-	bigrams []uint16 // of folded, sorted, for similarity
-	keys    exactKeys
+	// canonAlt is the canonical key with an ambiguous abbreviation read the other way
+	// ("Ch." as Chemin rather than Chaussée), and altKey its hash; "" and 0 when none.
+	canonAlt string
+	altKey   uint32
+	bigrams  []uint16 // of folded, sorted, for similarity
+	keys     exactKeys
 	// core is the folded name without its leading titles and initials, with its compact
 	// and canonical forms; all "" when it has none (see corename.go).
 	core, coreCompact, coreCanon string
@@ -71,7 +75,11 @@ func newExactName(s string) typedName {
 	}
 	f, raw := fold(s), collapseSpaces(s)
 	c := canonFolded(f)
-	return typedName{raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c, keys: keysOf(raw, f, c)}
+	t := typedName{raw: raw, folded: f, compact: strings.ReplaceAll(f, " ", ""), canon: c, keys: keysOf(raw, f, c)}
+	if alt := canonAlt(f); alt != "" && alt != c {
+		t.canonAlt, t.altKey = alt, bytesKey(alt)
+	}
+	return t
 }
 
 func (t *typedName) addLoose() {
@@ -85,6 +93,11 @@ func (t *typedName) addLoose() {
 }
 
 func (t typedName) empty() bool { return t.folded == "" }
+
+// mayMatchExactly is false when no exact level can hold between t and a name with keys k.
+func (t *typedName) mayMatchExactly(k exactKeys) bool {
+	return t.keys.mayMatchExactly(k) || t.altKey != 0 && t.altKey == k.canon
+}
 
 // matchLoosely compares a typed name with one register name variant at the levels below
 // the exact ones: the core (titles and initials aside), similarity, then containment.
@@ -118,13 +131,13 @@ func matchLoosely(t typedName, v nameVariant) nameMatch {
 // abbreviations, the levels that need no similarity measure.
 func exactLevel(t typedName, v nameVariant, m *nameMatch) bool {
 	switch {
-	case !t.keys.mayMatchExactly(v.keys):
+	case !t.mayMatchExactly(v.keys):
 		return false
 	case sameRegisterText(t.raw, v.name):
 		m.level, m.score = levelExact, 1
 	case equalWithoutSpaces(t.compact, v.folded):
 		m.level, m.score = levelFolded, 0.97
-	case t.canon == v.canon:
+	case t.canon == v.canon, t.canonAlt != "" && t.canonAlt == v.canon:
 		m.level, m.score = levelCanon, 0.95
 	default:
 		return false
@@ -234,7 +247,7 @@ func (ix *index) rankStreets(t typedName, min level, exact bool, lists ...[]uint
 		for _, st := range streets {
 			var m nameMatch
 			switch {
-			case exact && ix.mayMatchExactly(t, st):
+			case exact && ix.mayMatchExactly(&t, st):
 				m = matchStreetExactly(t, ix.streetVariants(st, &buf))
 			case !exact && ix.mayMatchLoosely(q, st):
 				m = matchStreetLoosely(t, ix.streetVariants(st, &buf))

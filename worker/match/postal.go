@@ -24,8 +24,16 @@ import (
 func samePostal(a, b *adreswijzer.Address) bool {
 	return a.HouseNumber == b.HouseNumber && a.Postcode == b.Postcode && a.Country == b.Country &&
 		strings.EqualFold(a.HouseNumberSuffix, b.HouseNumberSuffix) &&
-		strings.EqualFold(a.Addition, b.Addition) && strings.EqualFold(a.Box, b.Box) &&
+		strings.EqualFold(a.Addition, b.Addition) && sameBox(a.Box, b.Box) &&
 		a.Street == b.Street
+}
+
+// sameBox reports whether two BeST boxes are one letterbox: alike letter case aside, or
+// once the marker and padding the register wrote into one of them are read
+// (adreswijzer.BoxNumber): Edingensesteenweg 879, 1502 Lembeek has box "21" and box
+// "bs21", which a carrier delivers to as one.
+func sameBox(a, b string) bool {
+	return strings.EqualFold(a, b) || strings.EqualFold(adreswijzer.BoxNumber(a), adreswijzer.BoxNumber(b))
 }
 
 // statusRank orders the statuses of duplicates: the address in use first.
@@ -50,7 +58,7 @@ func onePerPostal(as []adreswijzer.Address) []adreswijzer.Address {
 	for i := range as {
 		a := &as[i]
 		dup := -1
-		for j := len(out) - 1; j >= 0 && out[j].HouseNumber == a.HouseNumber && naturalCompare(out[j].HouseNumberSuffix, a.HouseNumberSuffix) == 0 && naturalCompare(out[j].Unit(), a.Unit()) == 0; j-- {
+		for j := len(out) - 1; j >= 0 && out[j].HouseNumber == a.HouseNumber && naturalCompare(out[j].HouseNumberSuffix, a.HouseNumberSuffix) == 0 && naturalCompare(unitKey(&out[j]), unitKey(a)) == 0; j-- {
 			if samePostal(&out[j], a) {
 				dup = j
 				break

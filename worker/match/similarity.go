@@ -49,10 +49,22 @@ func (t typedName) similarityTo(b string, gb []uint16) float64 {
 		return (3 * dice) / 5.5
 	}
 	m := max(len(a), len(b))
-	lev := 1 - float64(osaDistance(a, b, m))/float64(m)
+	d := osaDistance(a, b, m)
+	lev := 1 - float64(d)/float64(m)
 	lcs := float64(longestCommonSubsequence(a, b)) / float64(m)
-	return (3*dice + lev/0.8 + lcs/0.8) / 5.5
+	score := (3*dice + lev/0.8 + lcs/0.8) / 5.5
+	if d == 1 && min(len(a), len(b)) >= minOneEditLen {
+		// One typo (a letter dropped, added, changed, or two swapped) in a short name:
+		// "Hotuweg" for Houtweg shares too few bigrams for the blend, as a swap changes
+		// three of a short name's seven.
+		score = max(score, similarityThreshold)
+	}
+	return score
 }
+
+// minOneEditLen is the shortest name in which one typo still leaves it recognisable:
+// shorter names are one letter apart from other names too often ("Dam", "Dijk", "Dorp").
+const minOneEditLen = 6
 
 // similarityBound is the highest similarity two texts of lengths la and lb can have: the
 // bigrams shared, the edit distance and the common subsequence are all limited by the

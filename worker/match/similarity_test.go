@@ -34,3 +34,25 @@ func TestSimilarityBound(t *testing.T) {
 	}
 	t.Logf("%d pairs, %d of them skipped by length", checked, skipped)
 }
+
+// TestSimilarityOneTypo: one typo in a short name still names it (BeST's Houtweg in Haren,
+// typed with two letters swapped), while in very short names one letter makes another.
+func TestSimilarityOneTypo(t *testing.T) {
+	for _, c := range []struct {
+		typed, name string
+		match       bool
+	}{
+		{"hotuweg", "houtweg", true},
+		{"houtwg", "houtweg", true},
+		{"houtwgg", "houtweg", true},
+		{"hamwge", "hamweg", true},
+		{"dink", "dijk", false},
+		{"hamwg", "hamweg", true},
+		{"dorp", "dorpstraat", false},
+		{"hotwueg", "houtweg", false}, // two typos in seven letters
+	} {
+		if got := similarity(c.typed, c.name) >= similarityThreshold; got != c.match {
+			t.Errorf("similarity(%q, %q) = %.3f; match %v, want %v", c.typed, c.name, similarity(c.typed, c.name), got, c.match)
+		}
+	}
+}

@@ -29,6 +29,8 @@ const minCountryWide = 3
 // with an issue; a country-wide query shorter than three letters an empty list without one.
 func (e *Engine) Suggest(ctx context.Context, q SuggestQuery) (adreswijzer.SuggestResponse, error) {
 	resp := adreswijzer.SuggestResponse{Suggestions: []adreswijzer.StreetSuggestion{}, Issues: []adreswijzer.Issue{}}
+	q.Q, _ = cleanText(q.Q)
+	q.Postcode, _ = cleanText(q.Postcode)
 	c, ok := adreswijzer.ParseCountry(string(q.Country))
 	if !ok {
 		_, issues, m := unsupported(string(q.Lang))

@@ -124,6 +124,8 @@ func TestCanonRealPairs(t *testing.T) {
 		{"Vd Helststraat", "Van der Helststraat"},
 		{"Kerk straat", "Kerkstraat"},
 		{"Molenwg", "Molenweg"},
+		{"Herengr.", "Herengracht"},
+		{"Prins Hendrikkd", "Prins Hendrikkade"},
 	}
 	for _, p := range typed {
 		if !have[p[1]] {
@@ -135,6 +137,7 @@ func TestCanonRealPairs(t *testing.T) {
 	}
 	different := [][2]string{
 		{"Kerkstraat", "Kerkweg"},
+		{"Herengracht", "Herenweg"},
 		{"Molenstraat", "Molenweg"},
 		{"Prins Bernhardlaan", "Prinses Beatrixlaan"},
 	}
@@ -142,6 +145,27 @@ func TestCanonRealPairs(t *testing.T) {
 		if canon(p[0]) == canon(p[1]) {
 			t.Errorf("canon(%q) == canon(%q); distinct streets must stay apart", p[0], p[1])
 		}
+	}
+}
+
+// TestCanonAmbiguous: "Ch." abbreviates Chaussée as often as Chemin (BeST streets_part:
+// "Chaussée de Haecht" in Haren, "Chemin du Lêfa" in Malmedy); a typed name is compared in
+// both readings, and the register's names stay apart.
+func TestCanonAmbiguous(t *testing.T) {
+	for _, c := range []struct{ typed, register string }{
+		{"Ch. de Haecht", "Chaussée de Haecht"},
+		{"Ch. du Lêfa", "Chemin du Lêfa"},
+	} {
+		tn := newTypedName(c.typed)
+		if rc := canon(c.register); tn.canon != rc && tn.canonAlt != rc {
+			t.Errorf("%q reads as %q or %q, neither is %q (%q)", c.typed, tn.canon, tn.canonAlt, rc, c.register)
+		}
+	}
+	if canon("Chaussée de Haecht") == canon("Chemin de Haecht") {
+		t.Error("Chaussée and Chemin must stay apart")
+	}
+	if newTypedName("Rue Haute").canonAlt != "" {
+		t.Error("a name without an ambiguous abbreviation has no other reading")
 	}
 }
 

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/adreswijzer/adreswijzer"
@@ -33,7 +34,8 @@ type unitResult struct {
 
 // extensionForms are the comparison forms of an address's extension, strict (letters and
 // digits as written) or loose (leading zeros of each digit run dropped). A Belgian box is
-// also taken without the box word BeST sometimes writes into it ("b001", "bus1", "BTE2").
+// also taken as people write it (adreswijzer.BoxNumber: "Be.4" is 4, "b00D" is D, "bA01"
+// is A01) and without the box word BeST sometimes writes into it ("B001", "bus1", "BTE2").
 // The separators inside a box count before they are dropped ("b0.2" and "b002" are
 // different boxes at one Brussels number), which is why adreswijzer.ParseUnit, which drops
 // them first, is not used on register boxes.
@@ -44,8 +46,17 @@ func extensionForms(a *adreswijzer.Address, loose bool) []string {
 	}
 	forms := []string{ext(a.HouseNumberSuffix, a.Unit())}
 	if a.Country == adreswijzer.BE && a.Box != "" {
-		if b := stripBoxWord(a.Box); b != a.Box {
-			if f := ext(a.HouseNumberSuffix, b); f != forms[0] {
+		// The box as people write it only loosely: its padding dropped, "b013" would be
+		// "13" as strictly as "b1.3" at the same Brussels number is.
+		boxNumber := stripBoxWord(a.Box)
+		if loose {
+			boxNumber = adreswijzer.BoxNumber(a.Box)
+		}
+		for _, b := range [...]string{stripBoxWord(a.Box), boxNumber} {
+			if b == a.Box {
+				continue
+			}
+			if f := ext(a.HouseNumberSuffix, b); !slices.Contains(forms, f) {
 				forms = append(forms, f)
 			}
 		}
@@ -63,6 +74,29 @@ func stripBoxWord(box string) string {
 		}
 	}
 	return box
+}
+
+// extensionIs reports whether adreswijzer.ExtensionOf(suffix, unit) is ext, without
+// building it: a Belgian building has dozens of boxes to compare.
+func extensionIs(ext, suffix, unit string) bool {
+	i := 0
+	for _, p := range [2]string{suffix, unit} {
+		for j := 0; j < len(p); j++ {
+			c := p[j]
+			switch {
+			case c >= 'a' && c <= 'z':
+				c -= 'a' - 'A'
+			case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			default:
+				continue
+			}
+			if i >= len(ext) || ext[i] != c {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(ext)
 }
 
 func hasForm(a *adreswijzer.Address, f string, loose, prefix bool) bool {
@@ -115,10 +149,18 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 		}
 	}
 	for _, h := range nums {
-		// Strictly first, so that "0.2" finds box "b0.2" and not "b002"; then with leading
-		// zeros aside, so that "bus 2" finds "b002".
+		// Strictly first, so that "0.2" finds box "b0.2" and not "b002", and a box typed
+		// as the register writes it ("21") finds that one before another written alike
+		// once its marker is read ("bs21"); then with leading zeros aside, so that "bus 2"
+		// finds "b002".
 		te, tl := h.Extension(), h.LooseExtension()
-		exact := filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, te, false, false) })
+		var exact []adreswijzer.Address
+		if c == adreswijzer.BE {
+			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return extensionIs(te, a.HouseNumberSuffix, a.Box) })
+		}
+		if len(exact) == 0 {
+			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, te, false, false) })
+		}
 		if len(exact) == 0 {
 			exact = filterAddrs(as, func(a *adreswijzer.Address) bool { return hasForm(a, tl, true, false) })
 		}
@@ -140,6 +182,9 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 		}
 	}
 	h := nums[0]
+	if h.Floor && h.Unit != "" {
+		return asRemark(c, as, h)
+	}
 	tl := h.LooseExtension()
 	if tl == "" {
 		if len(as) == 1 {
@@ -172,14 +217,38 @@ func resolveUnit(c adreswijzer.Country, as []adreswijzer.Address, nums []adreswi
 	}
 	if !anyUnit {
 		// The register knows no toevoeging or box at this number: the address is found,
-		// the unit typed is extra.
-		ut := adreswijzer.UnitToevoeging
-		if c == adreswijzer.BE {
-			ut = adreswijzer.UnitBus
+		// the unit typed is extra. Which address that is the suffix typed tells; without
+		// one only the bare number is meant, and among several letters ("87a", "87b")
+		// none is: a unit typed is never turned into a letter nobody typed.
+		same := filterAddrs(withSuffix, func(a *adreswijzer.Address) bool { return adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) == ts })
+		if len(same) == 1 {
+			return unitResult{kind: unitDropped, match: &same[0], unitType: unitTypeIn(c)}
 		}
-		return unitResult{kind: unitDropped, match: &withSuffix[0], unitType: ut}
+		return unitResult{kind: unitNotFound, cands: withSuffix, unitType: unitTypeIn(c)}
 	}
 	return unitResult{kind: unitNotFound, cands: withSuffix, unitType: unitTypeOf(withSuffix)}
+}
+
+// asRemark resolves a number typed with a floor that no address at it has as its unit:
+// the floor is a remark on the number, read as the number without it. An address that is
+// then the one typed is found with the floor dropped (UNIT_NOT_FOUND); several are a
+// question, as for the number typed bare.
+func asRemark(c adreswijzer.Country, as []adreswijzer.Address, h adreswijzer.HouseNumber) unitResult {
+	bare := h
+	bare.Unit, bare.UnitMarker, bare.Floor = "", "", false
+	r := resolveUnit(c, as, []adreswijzer.HouseNumber{bare})
+	if r.kind == unitExact {
+		r.kind, r.unitType = unitDropped, unitTypeIn(c)
+	}
+	return r
+}
+
+// unitTypeIn is the kind of unit the country's register has.
+func unitTypeIn(c adreswijzer.Country) adreswijzer.UnitType {
+	if c == adreswijzer.BE {
+		return adreswijzer.UnitBus
+	}
+	return adreswijzer.UnitToevoeging
 }
 
 // unitTypeOf is what tells the addresses apart: toevoeging or box when any has one, else

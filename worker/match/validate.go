@@ -39,7 +39,9 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
-	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r}
+	r, altered := cleanRequest(r)
+	r, moved := readRequest(c, r, ix.knowsPlace)
+	v := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: r, moved: moved, altered: altered}
 	line := adreswijzer.ParseAddressLine(c, r.Address1)
 	v.parse(line)
 	out, err := v.run()
@@ -55,7 +57,7 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	// whatever street line was read).
 	if out.match == nil || out.streetHit == nil || out.streetHit.level < levelCanon { // most addresses are found by the first reading, street as typed
 		for _, other := range otherReadings(c, line, r) {
-			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r}
+			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r, moved: moved, altered: altered}
 			alt.parse(other.line)
 			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
 				v, out = alt, altOut
@@ -141,6 +143,10 @@ type validation struct {
 	ix  *index
 	c   adreswijzer.Country
 	r   adreswijzer.ValidateRequest
+	// moved: the postcode or town was read from another field than its own (readRequest).
+	moved bool
+	// altered: the fields that held invisible characters (cleanRequest).
+	altered alteredFields
 
 	line      adreswijzer.AddressLine
 	hasNumber bool
@@ -153,10 +159,14 @@ type validation struct {
 	unitField adreswijzer.Field // where the typed unit came from
 	street    typedName
 	city      typedName
-	zip       zipState
-	pc        string // register form when zip is zipOK
-	pcKnown   bool
-	pcExact   bool // typed exactly as the printed form
+	// town is city without a province or country qualifier ("Weesp NH"), read when the
+	// city names no place as typed (townRead).
+	town     typedName
+	townRead bool
+	zip      zipState
+	pc       string // register form when zip is zipOK
+	pcKnown  bool
+	pcExact  bool // typed exactly as the printed form
 	// pcPlaces are the localities of the typed postcode: a street and number found in the
 	// same place under another postcode is a postcode typo, not a different address.
 	pcPlaces []adreswijzer.Names
@@ -175,12 +185,14 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	v.unitField = adreswijzer.FieldAddress1
 	if !v.line.HasNumber && !v.line.PoBox && strings.TrimSpace(addr2) != "" {
 		// The street line may be in address2 (a company name in address1), or address2 may
-		// hold just the house number, with its toevoeging: "16 bov" reads as a line too
-		// (number first, street "bov"), but after a street in address1 it is the number.
+		// hold just the house number, with its toevoeging or box: "16 bov" and "22 bus 3"
+		// read as lines too (number first, street "bov" or "bus 3"), but after a street
+		// in address1 they are the number.
 		l2 := adreswijzer.ParseAddressLine(v.c, addr2)
 		h, isNumber := adreswijzer.ParseHouseNumber(v.c, addr2)
+		numberOnly := isNumber && v.line.Street != "" && (additionLike(l2.Street) || h.UnitMarker != "")
 		switch {
-		case l2.HasNumber && l2.Street != "" && !(isNumber && v.line.Street != "" && additionLike(l2.Street)):
+		case l2.HasNumber && l2.Street != "" && !numberOnly:
 			v.line, addr2 = l2, ""
 		case isNumber:
 			v.line.Number, v.line.HasNumber, addr2 = h, true, ""
@@ -190,19 +202,19 @@ func (v *validation) parse(line adreswijzer.AddressLine) {
 	v.addr2 = addr2
 	h := v.line.Number
 	v.nums = []adreswijzer.HouseNumber{h}
-	if unit, marker := adreswijzer.ParseUnit(v.c, addr2); unit != "" && v.hasNumber {
+	if u := adreswijzer.ParseUnitField(v.c, addr2); u.Unit != "" && v.hasNumber {
 		switch {
 		case h.Unit == "":
-			h.Unit, h.UnitMarker = unit, marker
+			h.Unit, h.UnitMarker, h.Floor = u.Unit, u.UnitMarker, u.Floor
 			v.nums = []adreswijzer.HouseNumber{h}
 			v.unitField = adreswijzer.FieldAddress2
-		case adreswijzer.LooseExtensionOf(h.Unit) != adreswijzer.LooseExtensionOf(unit):
+		case adreswijzer.LooseExtensionOf(h.Unit) != adreswijzer.LooseExtensionOf(u.Unit):
 			// Two units: as for "16/1 bus 8", the one in the street line belongs to the
 			// house number; else either one alone.
 			merged := h
-			merged.Suffix, merged.Unit, merged.UnitMarker = h.Suffix+h.Unit, unit, marker
+			merged.Suffix, merged.Unit, merged.UnitMarker, merged.Floor = h.Suffix+h.Unit, u.Unit, u.UnitMarker, u.Floor
 			replaced := h
-			replaced.Unit, replaced.UnitMarker = unit, marker
+			replaced.Unit, replaced.UnitMarker, replaced.Floor = u.Unit, u.UnitMarker, u.Floor
 			v.nums = []adreswijzer.HouseNumber{merged, replaced, h}
 			v.unitField = adreswijzer.FieldAddress2
 		}
@@ -301,7 +313,62 @@ func (v *validation) run() (outcome, error) {
 			issues:     []pending{p},
 		}, nil
 	}
+	if other := v.conflicting(best, groups); other != nil {
+		return v.bothReadings(best, other), nil
+	}
 	return v.resolve(best), nil
+}
+
+// conflicting returns the group that reads the input another way as well as best does, or
+// nil. The street typed names best at another postcode, but there the number lacks the
+// letter, toevoeging or box typed; at the typed postcode the number has exactly that on
+// another street ("Achtergracht" with 1381 CS, 16 and "bov": Achtergracht 16 is at 1381 BN
+// and has no "bov", Hugo de Grootlaan 16 bov is at 1381 CS). Postcode, number and unit
+// agree as much as street and number do: neither reading may be chosen for the customer.
+func (v *validation) conflicting(best *group, groups []*group) *group {
+	if v.c != adreswijzer.NL || best.pcHit == 1 || v.zip != zipOK || !v.pcKnown || v.nums[0].Extension() == "" {
+		return nil
+	}
+	best.addrs = sortPostal(best.addrs)
+	if resolveUnit(v.c, best.addrs, v.nums).kind == unitExact {
+		return nil
+	}
+	for _, g := range groups {
+		if g == best || g.pcHit != 1 || !v.acceptable(g) {
+			continue
+		}
+		if g.addrs = sortPostal(g.addrs); resolveUnit(v.c, g.addrs, v.nums).kind == unitExact {
+			return g
+		}
+	}
+	return nil
+}
+
+// bothReadings answers two readings that conflict: ambiguous, offering what each finds.
+func (v *validation) bothReadings(best, other *group) outcome {
+	var cands []adreswijzer.Address
+	for _, g := range [...]*group{best, other} {
+		u := resolveUnit(v.c, g.addrs, v.nums) // sorted by conflicting
+		switch {
+		case u.match != nil:
+			cands = append(cands, *u.match)
+		case len(u.cands) > 0:
+			cands = append(cands, u.cands...)
+		default:
+			cands = append(cands, g.addrs...)
+		}
+	}
+	return outcome{
+		status:     adreswijzer.VerdictAmbiguous,
+		streetHit:  &best.street,
+		cands:      cands,
+		confidence: adreswijzer.ConfidenceLow,
+		situation:  messages.Ambiguous,
+		issues: []pending{
+			{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1},
+			{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldZip},
+		},
+	}
 }
 
 // poBox answers a PO-box line. The registers hold no PO boxes, so an allowed one can only be
@@ -514,8 +581,9 @@ func (v *validation) gather() ([]*group, error) {
 			return nil, err
 		}
 	}
-	if !goodStreet() && !v.street.empty() && v.city.empty() && v.zip != zipOK {
-		// Nothing to narrow by: only a street name that is exact and rare enough.
+	if !goodStreet() && !v.street.empty() && v.city.empty() && (v.zip != zipOK || !v.pcKnown) {
+		// Nothing to narrow by (no city, and no postcode the register knows): only a
+		// street name that is exact and rare enough.
 		if t, ok := ix.textID(v.street.folded); ok && len(ix.postings(t)) <= 10 {
 			var streets []uint32
 			for _, vr := range ix.postings(t) {
@@ -589,6 +657,16 @@ func (v *validation) cityLocalities() []uint32 {
 	if len(out) > 0 {
 		return out
 	}
+	if t := v.cityTown(); !t.empty() {
+		key := cityKey(t.raw)
+		out = append(out, v.ix.locByKey[key]...)
+		for _, a := range aliases[key] {
+			out = append(out, v.ix.locByKey[a]...)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
 	for _, lk := range v.ix.locKeys {
 		if similarity(v.city.folded, lk.folded) >= similarityThreshold && !containsU32(out, lk.locality) {
 			out = append(out, lk.locality)
@@ -646,6 +724,10 @@ func (v *validation) score(g *group) {
 		g.pcHit = 0.4
 	case slices.Contains(v.pcPlaces, a.Locality):
 		g.pcHit = 0.35
+	case !v.pcKnown:
+		// A postcode the register does not have ("1833 EA" for 1383 EA) places nothing,
+		// as one that cannot be read.
+		g.pcHit = 0.3
 	}
 	streetScore, cityScore := g.street.score, g.city.score
 	if v.street.empty() {
@@ -671,9 +753,32 @@ func (v *validation) cityMatch(a *adreswijzer.Address) nameMatch {
 			return c.m
 		}
 	}
-	m := matchCity(v.c, v.city, &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality})
+	loc := &adreswijzer.Locality{Names: a.Locality, Municipality: a.Municipality}
+	m := matchCity(v.c, v.city, loc)
+	if m.level < levelAlias {
+		if t := v.cityTown(); !t.empty() {
+			// The town named, with a qualifier the register's name does not have.
+			if mt := matchCity(v.c, *t, loc); mt.level >= levelAlias && mt.better(m) {
+				m = mt
+				if m.level > levelFolded {
+					m.level, m.score = levelFolded, 0.97
+				}
+			}
+		}
+	}
 	v.cityMemo = append(v.cityMemo, cityMatched{k, m})
 	return m
+}
+
+// cityTown is the typed city without its qualifier (townOf), empty when it has none.
+func (v *validation) cityTown() *typedName {
+	if !v.townRead {
+		v.townRead = true
+		if t := townOf(v.city.raw); t != "" {
+			v.town = newTypedName(t)
+		}
+	}
+	return &v.town
 }
 
 // cityMatched is how the typed city matched a locality and municipality. A request meets a
@@ -776,9 +881,21 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 			}
 		}
 		out.cands = sortPostal(out.cands)
+		if len(out.cands) == 0 && v.streetInCity() {
+			// The street is in the town typed; the number is not.
+			out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
+		}
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
-		if v.c == adreswijzer.NL && !v.streetInCity() {
+		// The typed street and number elsewhere, where nothing placed them: offered, and
+		// the address may be one of them, so it is not certainly undeliverable.
+		for _, g := range groups {
+			if g.street.level >= levelFuzzy {
+				out.cands = append(out.cands, g.addrs...)
+			}
+		}
+		out.cands = sortPostal(out.cands)
+		if v.c == adreswijzer.NL && len(out.cands) == 0 && !v.streetInCity() {
 			// A Dutch postcode the register does not know has neither the number nor
 			// the street. When the typed street does exist in the typed city, a new
 			// build may have a postcode the register has not yet published: the
@@ -856,7 +973,7 @@ func (v *validation) streetInCity() bool {
 // register can tell that it belongs to the name.
 func (v *validation) lineIsStreet() bool {
 	t := newTypedName(v.r.Address1)
-	if t.empty() || !v.hasNumber {
+	if t.empty() || !v.hasNumber || !v.numberInAddress1() {
 		return false
 	}
 	var streets []uint32
@@ -873,6 +990,12 @@ func (v *validation) lineIsStreet() bool {
 		}
 	}
 	return false
+}
+
+// numberInAddress1 reports whether the house number was read from address1 itself, not
+// from address2 under a street typed without one ("Rue du Commerce" and "22 bus 3").
+func (v *validation) numberInAddress1() bool {
+	return adreswijzer.ParseAddressLine(v.c, v.r.Address1).HasNumber
 }
 
 // confirmed applies customerConfirmed: only format errors and disallowed PO boxes keep
@@ -928,7 +1051,7 @@ func (v *validation) resolve(g *group) outcome {
 		return out
 	}
 	a := out.match
-	exact := u.kind == unitExact && g.street.level == levelExact &&
+	exact := u.kind == unitExact && g.street.level == levelExact && !v.moved && !v.altered.any() &&
 		(v.city.empty() || g.city.level == levelExact) && v.pcExact && a.Postcode == v.pc
 	v.placeIssues(&out, g, a)
 	if a.Planned() {
@@ -957,21 +1080,31 @@ func (v *validation) resolve(g *group) outcome {
 }
 
 // unitAsWritten returns the address whose toevoeging or box is address2 as typed (letter
-// case, accents and a box word as stripBoxWord knows them aside), when exactly one at the number has it. The unit
+// case, accents and a box word as stripBoxWord knows them aside), or whose box is written
+// so in answers (adreswijzer.BoxNumber), when exactly one at the number has it. The unit
 // grammar reads what people mean ("2 hoog" is toevoeging 2, "1er étage" no box at all),
 // but a register writes some boxes as floors ("1ET", "2ét" in Malmedy): a customer who
-// copied the register's box meant that box, whatever it looks like.
+// copied the register's box meant that box, whatever it looks like. And the grammar drops
+// separators, where a Brussels number may have both "b013" and "b1.3": "bus 13" and "bus
+// 1.3", as answers write them, are each the one box.
 func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Address {
 	typed := v.addr2
 	if typed == "" || !v.hasNumber || v.line.Number.Unit != "" {
 		return nil
 	}
 	key := compact(stripBoxWord(fold(typed)))
+	written := ""
+	if v.c == adreswijzer.BE {
+		written = afterBoxWord(typed)
+	}
 	suffix := adreswijzer.LooseExtensionOf(v.line.Number.Suffix)
 	var found *adreswijzer.Address
 	for i := range as {
 		a := &as[i]
-		if a.Unit() == "" || compact(a.Unit()) != key || adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) != suffix {
+		if a.Unit() == "" || adreswijzer.LooseExtensionOf(a.HouseNumberSuffix) != suffix {
+			continue
+		}
+		if compact(a.Unit()) != key && (written == "" || !strings.EqualFold(adreswijzer.BoxNumber(a.Box), written)) {
 			continue
 		}
 		if found != nil {
@@ -982,13 +1115,26 @@ func (v *validation) unitAsWritten(as []adreswijzer.Address) *adreswijzer.Addres
 	return found
 }
 
+// afterBoxWord is typed text without the box or apartment word before it, the rest as
+// typed: "bus 1.3" gives "1.3", "Bte 13" gives "13".
+func afterBoxWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " .:"); i > 0 {
+		switch fold(s[:i]) {
+		case "bus", "bte", "box", "boite", "bt", "bx", "b", "app", "apt", "appt", "ap", "appartement":
+			return strings.TrimLeft(s[i:], " .:")
+		}
+	}
+	return s
+}
+
 // placeIssues names what was typed differently from the address a (or the group, when no
 // single address was chosen): street, city and postcode.
 func (v *validation) placeIssues(out *outcome, g *group, a *adreswijzer.Address) {
-	if g.street.level != levelExact {
+	if g.street.level != levelExact || v.altered.address1 {
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: a})
 	}
-	if !v.city.empty() && g.city.level != levelExact {
+	if !v.city.empty() && (g.city.level != levelExact || v.altered.city) {
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueCityMismatch, field: adreswijzer.FieldCity, city: a})
 	}
 	switch {

@@ -119,6 +119,15 @@ var validateCases = []validateCase{
 		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
 	{name: "nl number only in address1, street missing", req: with(nl("16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("ben") }),
 		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  ben"},
+	// The number and box in address2 under a street typed without them, with the town
+	// after them: the number is address2's, and the street in address1 is no street
+	// "whose name ends in a number" (that blocked, MISSING_HOUSE_NUMBER).
+	{name: "be number and box in address2, the town after them", req: with(be("Rue de la Paroisse", "1130", "Haren"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("52 bus 8 Haren") }),
+		status: "valid", confidence: "high", lang: "fr", match: "1130 52  b008"},
+	// "15e" before the street reads first as an ordinal that starts its name; no such
+	// street, and Achtergracht has 15e.
+	{name: "nl number with letter e first", req: nl("15e Achtergracht", "1381 BK", "Weesp"),
+		status: "valid", confidence: "high", lang: "nl", match: "1381BK 15 e "},
 	{name: "nl number first", req: nl("16-bov Hugo de Grootlaan", "1381 CS", "Weesp"),
 		status: "valid", confidence: "high", lang: "nl", match: "1381CS 16  bov"},
 	{name: "nl only letter where the letter has toevoegingen", req: nl("Bloemendalerweg 51C", "1382 KB", "Weesp"),
@@ -168,6 +177,77 @@ var validateCases = []validateCase{
 		status: "valid", confidence: "high", lang: "fr", match: "4960 24  1.Et"},
 	{name: "be ordinal street without a house number", req: be("Place Albert 1er", "4960", "Malmedy"),
 		status: "invalid", issues: []adreswijzer.IssueCode{"MISSING_HOUSE_NUMBER"}, blocking: true, confidence: "low", lang: "fr"},
+	// The postcode and town where platforms and customers put them: the whole address in
+	// address1 or address2, the postcode and town fields swapped. Read as the agent reads
+	// free text, and corrected (the fields were typed differently), never blocking.
+	{name: "nl one line in address1", req: nl("Hugo de Grootlaan 16 bov, 1381 CS Weesp", "", ""),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl one line in address2 below a company", req: with(nl("Bakkerij De Vries", "", ""), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("Hugo de Grootlaan 16 bov, 1381 CS Weesp") }),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl postcode and town in address2", req: with(nl("Hugo de Grootlaan 16", "", ""), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bov, 1381 CS Weesp") }),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl postcode and town fields swapped", req: nl("Hugo de Grootlaan 16 bov", "Weesp", "1381 CS"),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "be one line in address1", req: be("Route du Barrage 83, 4960 Malmedy", "", ""),
+		status: "corrected", confidence: "medium", lang: "fr", match: "4960 83  "},
+	{name: "be postcode and town fields swapped", req: be("Route du Barrage 83", "Malmedy", "4960"),
+		status: "corrected", confidence: "medium", lang: "fr", match: "4960 83  "},
+	// Four digits that end a Belgian street line are its house number, not a postcode.
+	{name: "be house number like a postcode, no postcode typed", req: be("Chaussée de Haecht 1369", "", "Haren"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"FORMAT_INVALID"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
+	// A town with its province or country.
+	{name: "nl town with province, postcode digits swapped", req: nl("Hugo de Grootlaan 16 bov", "1833 EA", "WEESP NH"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH", "POSTCODE_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl town with province in brackets", req: nl("Hugo de Grootlaan 16 bov", "1381 CS", "Weesp (NH)"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "be town with country", req: be("Rue Abbé Bastin 2", "4960", "Malmedy BE"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"CITY_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 2  "},
+	// An unknown postcode and no town: the street and number elsewhere are offered.
+	{name: "nl unknown postcode, no town, street and number elsewhere", req: nl("Hugo de Grootlaan 16 bov", "1833 EA", ""),
+		status: "invalid", issues: []adreswijzer.IssueCode{"POSTCODE_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Floors are remarks where the register has no such unit, never a letter: Achtergracht
+	// 87 has only 87a and 87b, Singel 2 only 2a and 2b, Singel 4 is bare (and 4a).
+	{name: "nl roman floor at a number with letters only", req: nl("Achtergracht 87-III", "1381 BM", "Weesp"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl ordinal floor at a number with letters only", req: nl("Singel 2 2e", "1381 AT", "Weesp"),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl floor in address2 at a number with letters only", req: with(nl("Singel 2", "1381 AT", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("2e verdieping") }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2},
+	{name: "nl floor at a bare number", req: nl("Singel 4 3 hoog", "1381 AT", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "medium", lang: "nl", match: "1381AT 4  "},
+	{name: "nl toevoeging at a number with letters only is no letter", req: nl("Achtergracht 87-2", "1381 BM", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"UNIT_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Letter and toevoeging in address2 (Lange Muiderweg 6 b 9b; 6b alone exists too).
+	{name: "nl letter and toevoeging in address2", req: with(nl("Lange Muiderweg 6", "1382 LA", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("b 9b") }),
+		status: "valid", confidence: "high", lang: "nl", match: "1382LA 6 b 9b"},
+	// Abbreviations resolve also where the number is missing.
+	{name: "nl abbreviated street, number not there", req: nl("Herengr. 769", "1382 AE", "Weesp"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl"},
+	{name: "nl abbreviated street", req: nl("Herengr. 2a", "1382 AE", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1382AE 2 a "},
+	{name: "be Ch. for Chemin", req: be("Ch. du Lêfa 24", "4960", "Malmedy"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 24  "},
+	{name: "be Ch. for Chaussée", req: be("Ch. de Haecht 1369", "1130", "Haren"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "1130 1369  "},
+	{name: "be Ch. for Chaussée, number not there", req: be("Ch. de Haecht 1", "1130", "Haren"),
+		status: "invalid", issues: []adreswijzer.IssueCode{"HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "fr", suggest: 10},
+	// Two readings that conflict: the street typed with the number at another postcode,
+	// without the toevoeging typed; the postcode, number and toevoeging typed on another
+	// street (Hugo de Grootlaan 16 bov, 1381 CS).
+	{name: "nl street and postcode name two addresses", req: with(nl("Achtergracht 16", "1381 CS", "Weesp"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("bov") }),
+		status: "ambiguous", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "HOUSE_NUMBER_NOT_FOUND"}, confidence: "low", lang: "nl", suggest: 2},
+	// Text in decomposed form is the text the register holds; invisible characters are
+	// removed before matching, and what held them was not typed as the register writes it.
+	{name: "be street in decomposed unicode", req: be("Rue Abbe\u0301 Bastin 2", "4960", "Malmedy"),
+		status: "valid", confidence: "high", lang: "fr", match: "4960 2  "},
+	{name: "be zero-width space in the street", req: be("Rue Abbé\u200b Bastin 2", "4960", "Malmedy"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "fr", match: "4960 2  "},
+	{name: "nl control and bidi characters", req: with(nl("Hugo de Grootlaan 16\x00", "1381 CS", "Weesp\u200e"), func(r *adreswijzer.ValidateRequest) { r.Address2 = str("b\u200dov") }),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH", "CITY_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl tab in the street line", req: nl("Hugo de Grootlaan\t16 bov", "1381 CS", "Weesp"),
+		status: "corrected", issues: []adreswijzer.IssueCode{"STREET_MISMATCH"}, confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
+	{name: "nl byte-order mark in the postcode", req: nl("Hugo de Grootlaan 16 bov", "\ufeff1381 CS", "Weesp"),
+		status: "corrected", confidence: "medium", lang: "nl", match: "1381CS 16  bov"},
 	// Ambiguous.
 	{name: "nl toevoeging required", req: nl("Hugo de Grootlaan 16", "1381 CS", "Weesp"),
 		status: "ambiguous", issues: []adreswijzer.IssueCode{"UNIT_REQUIRED"}, confidence: "low", lang: "nl", suggest: 2, golden: "validate_nl_unit_required"},

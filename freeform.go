@@ -1,42 +1,43 @@
-package agent
+package adreswijzer
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/adreswijzer/adreswijzer"
 )
 
-// freeForm is a free-form address split into the fields of a checkout form.
-type freeForm struct {
-	address1, address2, zip, city string
-	// country is what a country word in the text named: NL, BE, another ISO code (which
+// FreeForm is an address written as text, split into the fields of a checkout form.
+type FreeForm struct {
+	Address1, Address2, Zip, City string
+	// Country is what a country word in the text named: NL, BE, another ISO code (which
 	// gets UNSUPPORTED_COUNTRY), or "" when there was none.
-	country string
+	Country string
 }
 
-// placeKnown reports whether a text names a locality or municipality of a loaded register.
-// The splitter asks it where only the registers can tell a town from the rest of a line:
+// PlaceKnown reports whether a text names a locality or municipality of a loaded register.
+// The reader asks it where only the registers can tell a town from the rest of a line:
 // "Achtergracht 1 Weesp" has no comma before its town, and "1502 Lembeek Stevens-de
-// Waelplein 9" none after it. A nil placeKnown knows no place, and the splitter then cuts
+// Waelplein 9" none after it. A nil PlaceKnown knows no place, and the reader then cuts
 // by commas, lines and postcodes alone.
-type placeKnown func(name string) bool
+type PlaceKnown func(name string) bool
 
-func (k placeKnown) has(words []string) bool {
+func (k PlaceKnown) has(words []string) bool {
 	return k != nil && len(words) > 0 && k(strings.Join(words, " "))
 }
 
-// splitFreeForm reads an address as people write it on one line with commas or on several
+// SplitFreeForm reads an address as people write it on one line with commas or on several
 // lines: name and company lines, the street line, perhaps a line with the apartment or box,
 // the postcode with the city, perhaps the country, and the postcode with the city may as
 // well come first, as platforms that print the locality first write it. It finds the
 // postcode (the rightmost text that can be one, because a street may hold numbers), takes
 // the city from beside it, and the street line from the lines before it or, when none of
-// those has a house number, after it; the root package's parsers and the matching engine do
-// the rest, so this only has to cut the text, never to judge it.
-func splitFreeForm(s string, known placeKnown) freeForm {
-	var f freeForm
+// those has a house number, after it; the parsers of the street line and the matching
+// engine do the rest, so this only has to cut the text, never to judge it. It is the one
+// reader of such text: the agent's free-form address and the fields of a validate request
+// whose postcode is not where it belongs (ReadFields) both go through it.
+func SplitFreeForm(s string, known PlaceKnown) FreeForm {
+	var f FreeForm
 	var segs [][]string // segments of the text, each as its words
 	for _, seg := range strings.FieldsFunc(s, isSegmentBreak) {
 		for _, words := range splitAtDashes(strings.Fields(seg)) {
@@ -44,7 +45,7 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 				continue
 			}
 			if c := countryWord(strings.Join(words, " ")); c != "" {
-				f.country = c
+				f.Country = c
 				continue
 			}
 			segs = append(segs, words)
@@ -54,8 +55,8 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 	// "1381 BC Weesp NL".
 	if n := len(segs); n > 0 {
 		var c string
-		if segs[n-1], c = cutCountry(segs[n-1], known); f.country == "" {
-			f.country = c
+		if segs[n-1], c = cutCountry(segs[n-1], known); f.Country == "" {
+			f.Country = c
 		}
 	}
 	if len(segs) == 0 {
@@ -65,21 +66,21 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 	switch si, wi, k := findPostcode(segs); {
 	case si >= 0:
 		seg := segs[si]
-		f.zip = strings.Join(seg[wi:wi+k], " ")
+		f.Zip = strings.Join(seg[wi:wi+k], " ")
 		before, after, rest := seg[:wi], seg[wi+k:], segs[si+1:]
 		switch {
 		case len(after) > 0:
 			city, street := cutLeadingPlace(after, known)
-			f.city = strings.Join(city, " ")
+			f.City = strings.Join(city, " ")
 			if len(street) > 0 {
 				post = append(post, street)
 			}
 		case len(before) > 0 && !isStreetLine(before):
 			// "Weesp 1381 BN" on a line of its own.
-			f.city, before = strings.Join(before, " "), nil
+			f.City, before = strings.Join(before, " "), nil
 		case len(rest) > 0 && !isStreetLine(rest[0]):
 			// "Achtergracht 1, 1381 BK, Weesp".
-			f.city, rest = strings.Join(rest[0], " "), rest[1:]
+			f.City, rest = strings.Join(rest[0], " "), rest[1:]
 		}
 		pre = append(pre, segs[:si]...)
 		if len(before) > 0 {
@@ -88,24 +89,24 @@ func splitFreeForm(s string, known placeKnown) freeForm {
 		post = append(post, rest...)
 	case len(segs) > 1 && known.has(segs[0]) && isStreetLine(segs[len(segs)-1]):
 		// "Weesp, Achtergracht 1": the town first, and no postcode.
-		f.city, post = strings.Join(segs[0], " "), segs[1:]
+		f.City, post = strings.Join(segs[0], " "), segs[1:]
 	case len(segs) > 1:
-		f.city, pre = strings.Join(segs[len(segs)-1], " "), segs[:len(segs)-1]
+		f.City, pre = strings.Join(segs[len(segs)-1], " "), segs[:len(segs)-1]
 	default:
 		pre = segs
 	}
-	f.address1, f.address2 = pickStreetLine(pre, post)
-	if f.city == "" {
-		f.address1, f.city = cutTrailingPlace(f.address1, known)
+	f.Address1, f.Address2 = pickStreetLine(pre, post)
+	if f.City == "" {
+		f.Address1, f.City = cutTrailingPlace(f.Address1, known)
 	}
 	// "1381 BC Weesp NL, Nieuwstraat 12a": the city need not be the last segment.
-	if city, c := cutCountry(strings.Fields(f.city), known); c != "" {
-		f.city = strings.Join(city, " ")
-		if f.country == "" {
-			f.country = c
+	if city, c := cutCountry(strings.Fields(f.City), known); c != "" {
+		f.City = strings.Join(city, " ")
+		if f.Country == "" {
+			f.Country = c
 		}
 	}
-	f.address1, f.address2, f.city = trimEdges(f.address1), trimEdges(f.address2), trimEdges(f.city)
+	f.Address1, f.Address2, f.City = trimEdges(f.Address1), trimEdges(f.Address2), trimEdges(f.City)
 	return f
 }
 
@@ -154,7 +155,7 @@ func dashSeparates(rest []string) bool {
 	}
 	for k := 2; k >= 1; k-- {
 		if len(rest) > k {
-			if nl, be := adreswijzer.PostcodeCountry(strings.Join(rest[:k], " ")); nl || be {
+			if nl, be := PostcodeCountry(strings.Join(rest[:k], " ")); nl || be {
 				return true
 			}
 		}
@@ -195,7 +196,7 @@ func trimEdges(s string) string {
 // Belgique"). A code of two or three letters counts only after a word with a letter in it,
 // because "1381 BE" is a Dutch postcode with the letters BE; and nothing is cut from the
 // name of a place the registers know.
-func cutCountry(words []string, known placeKnown) (rest []string, code string) {
+func cutCountry(words []string, known PlaceKnown) (rest []string, code string) {
 	for k := min(3, len(words)-1); k >= 1; k-- {
 		tail := strings.Join(words[len(words)-k:], " ")
 		c := countryWord(tail)
@@ -203,7 +204,7 @@ func cutCountry(words []string, known placeKnown) (rest []string, code string) {
 			continue
 		}
 		rest = words[:len(words)-k]
-		if len(tail) <= 3 && !hasLetter(rest[len(rest)-1]) || known.has(words) {
+		if len(tail) <= 3 && !wordHasLetter(rest[len(rest)-1]) || known.has(words) {
 			return words, ""
 		}
 		return rest, c
@@ -224,7 +225,7 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 				if wi+k > len(seg) {
 					continue
 				}
-				if nl, be := adreswijzer.PostcodeCountry(strings.Join(seg[wi:wi+k], " ")); !nl && !be {
+				if nl, be := PostcodeCountry(strings.Join(seg[wi:wi+k], " ")); !nl && !be {
 					continue
 				}
 				if k == 1 && endsStreetLine(seg, wi) && houseNumberRather(segs, si) {
@@ -237,10 +238,18 @@ func findPostcode(segs [][]string) (si, wi, k int) {
 	return -1, 0, 0
 }
 
-// endsStreetLine reports whether the word at wi is a bare number ending a segment of words
-// without digits, as the house number of "Kerkstraat 1000" is.
+// endsStreetLine reports whether the word at wi is a bare number after a segment's words
+// without digits that is the house number of the segment read as a street line, as in
+// "Kerkstraat 1000" and "Haachtsesteenweg 1677 bus 8".
 func endsStreetLine(seg []string, wi int) bool {
-	return wi > 0 && wi == len(seg)-1 && isDigits(seg[wi]) && !hasDigit(seg[:wi])
+	if wi == 0 || !asciiDigits(seg[wi]) || hasDigit(seg[:wi]) {
+		return false
+	}
+	if wi == len(seg)-1 {
+		return true
+	}
+	l := ParseAddressLine(BE, strings.Join(seg, " "))
+	return l.HasNumber && strconv.Itoa(l.Number.Number) == strings.TrimLeft(seg[wi], "0") && l.Street == strings.Join(seg[:wi], " ")
 }
 
 // houseNumberRather decides for a number that ends a street line in segment si.
@@ -256,7 +265,7 @@ func houseNumberRather(segs [][]string, si int) bool {
 	}
 	for _, seg := range segs[:si] {
 		for k := 1; k <= min(2, len(seg)); k++ {
-			if nl, be := adreswijzer.PostcodeCountry(strings.Join(seg[:k], " ")); nl || be {
+			if nl, be := PostcodeCountry(strings.Join(seg[:k], " ")); nl || be {
 				return true
 			}
 		}
@@ -266,14 +275,14 @@ func houseNumberRather(segs [][]string, si int) bool {
 
 // isStreetLine reports whether words hold a street and a house number.
 func isStreetLine(words []string) bool {
-	p := adreswijzer.ParseAddressLine(adreswijzer.NL, strings.Join(words, " "))
+	p := ParseAddressLine(NL, strings.Join(words, " "))
 	return p.HasNumber && p.Street != ""
 }
 
 // cutLeadingPlace splits the text after a postcode into the town and a street line that
 // follows it without a comma ("1502 Lembeek Stevens-de Waelplein 9"). Only a place the
 // registers know is cut off; otherwise it is all the town.
-func cutLeadingPlace(after []string, known placeKnown) (city, street []string) {
+func cutLeadingPlace(after []string, known PlaceKnown) (city, street []string) {
 	if known != nil && isStreetLine(after) {
 		for k := min(3, len(after)-1); k >= 1; k-- {
 			if known.has(after[:k]) && isStreetLine(after[k:]) {
@@ -289,12 +298,12 @@ func cutLeadingPlace(after []string, known placeKnown) (city, street []string) {
 // know, and the line without it must read as the same street and house number: the words
 // were then no part of the number ("Kerkstraat 12 Ee" has the toevoeging EE, not the town
 // Ee).
-func cutTrailingPlace(line string, known placeKnown) (street, city string) {
+func cutTrailingPlace(line string, known PlaceKnown) (street, city string) {
 	words := strings.Fields(line)
 	if known == nil || len(words) < 2 {
 		return line, ""
 	}
-	whole := adreswijzer.ParseAddressLine(adreswijzer.NL, line)
+	whole := ParseAddressLine(NL, line)
 	if !whole.HasNumber || whole.Street == "" {
 		return line, ""
 	}
@@ -303,7 +312,7 @@ func cutTrailingPlace(line string, known placeKnown) (street, city string) {
 			continue
 		}
 		rest := strings.Join(words[:len(words)-k], " ")
-		if p := adreswijzer.ParseAddressLine(adreswijzer.NL, rest); p.HasNumber && p.Street == whole.Street && p.Number == whole.Number {
+		if p := ParseAddressLine(NL, rest); p.HasNumber && p.Street == whole.Street && p.Number == whole.Number {
 			return rest, strings.Join(words[len(words)-k:], " ")
 		}
 	}
@@ -347,16 +356,7 @@ func hasDigit(words []string) bool {
 	return false
 }
 
-func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
+func wordHasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
 
 // countryNames maps what people write for a country, folded (lower case, no diacritics),
 // to its ISO code. The neighbours are listed so that their addresses are answered with
@@ -371,6 +371,10 @@ var countryNames = map[string]string{
 	"lu": "LU", "lux": "LU", "luxembourg": "LU", "luxemburg": "LU",
 	"gb": "GB", "uk": "GB", "united kingdom": "GB", "england": "GB", "verenigd koninkrijk": "GB", "royaume-uni": "GB",
 }
+
+// CountryOfName returns the ISO code a text names as a country ("Nederland", "Belgique",
+// "be", "Deutschland"), or "" when it names none.
+func CountryOfName(s string) string { return countryWord(s) }
 
 // countryWord returns the ISO code a text names as a country, or "".
 func countryWord(s string) string {
