@@ -189,6 +189,29 @@ func (m *Machine) askChoices() bool {
 	return true
 }
 
+// atTypedNumber reports whether every candidate of an answer is at the typed postcode and
+// number, so that the lookup's list of that number holds them all. Candidates elsewhere (the
+// typed street at another postcode, the typed unit on another street) are offered as the
+// answer gives them: a lookup of the number would drop them.
+func (m *Machine) atTypedNumber(cands []normAddr) bool {
+	pc, err := adreswijzer.NormalizePostcode(m.cfg.Country, m.val[FieldPostcode])
+	if err != nil {
+		return false
+	}
+	h, ok := adreswijzer.ParseHouseNumber(m.cfg.Country, m.val[FieldNumber])
+	if !ok {
+		return false
+	}
+	for _, c := range cands {
+		cpc, err := adreswijzer.NormalizePostcode(m.cfg.Country, c.zip)
+		line := adreswijzer.ParseAddressLine(m.cfg.Country, c.address1)
+		if err != nil || cpc != pc || !line.HasNumber || line.Number.Number != h.Number {
+			return false
+		}
+	}
+	return true
+}
+
 func (m *Machine) sendLookup() {
 	q := query(m.lookupKey)
 	if m.cfg.Carrier != "" {
@@ -854,7 +877,7 @@ func (m *Machine) onValidate(a validateAnswer) {
 			msg = joinText(a.issues[0].message, a.nextStep)
 		}
 		m.setMessage(msg, "warning", noField)
-		if m.submitWaiting && m.askChoices() {
+		if m.submitWaiting && m.atTypedNumber(a.suggestions) && m.askChoices() {
 			return // the lookup's list, every address at the number, is offered
 		}
 		m.list, m.listOpen, m.listActive = listAlts, true, -1
