@@ -589,7 +589,7 @@ func (m *Machine) onLookup(a lookupAnswer) {
 	if len(m.found) == 0 && len(m.alts) > 0 {
 		// Asked for an ambiguous answer and nothing at the number: its suggestions are
 		// what there is to choose from.
-		m.list, m.listOpen, m.listActive = listAlts, true, -1
+		m.offerAlts()
 		m.continueSubmit()
 		return
 	}
@@ -870,25 +870,12 @@ func (m *Machine) onValidate(a validateAnswer) {
 		// the worker answers ambiguous for the bare number of a building with boxes, and
 		// another list to choose from would be a dead end.
 		m.acceptPicked(m.sent)
-	case a.status == "ambiguous" && len(a.suggestions) > 0:
-		m.alts = a.suggestions
-		msg := a.nextStep
-		if len(a.issues) > 0 {
-			msg = joinText(a.issues[0].message, a.nextStep)
-		}
-		m.setMessage(msg, "warning", noField)
-		if m.submitWaiting && m.atTypedNumber(a.suggestions) && m.askChoices() {
-			return // the lookup's list, every address at the number, is offered
-		}
-		m.list, m.listOpen, m.listActive = listAlts, true, -1
-		if m.submitWaiting {
-			m.focus(FieldAddition)
-		}
-		m.submitWaiting = false
 	case !a.blocking && m.sentConfirm:
 		// The customer confirmed an address the register does not know (a new build, a
-		// register lag, a postcode the register lacks): accepted, and the commit says it
-		// was confirmed and not verified, as a fail-open's is, for the shop to check.
+		// register lag, a postcode the register lacks), or kept theirs over the candidates
+		// of an ambiguous answer: accepted, and the commit says it was confirmed and not
+		// verified, as a fail-open's is, for the shop to check. Another list would be a
+		// dead end.
 		n := m.sent
 		if !m.commit(n, a.status, true, true) {
 			return
@@ -897,6 +884,22 @@ func (m *Machine) onValidate(a validateAnswer) {
 		if m.submitWaiting {
 			m.proceed()
 		}
+	case a.status == "ambiguous" && len(a.suggestions) > 0:
+		m.alts = a.suggestions
+		msg := a.nextStep
+		if len(a.issues) > 0 {
+			msg = joinText(a.issues[0].message, a.nextStep)
+		}
+		if m.submitWaiting && m.atTypedNumber(a.suggestions) && m.askChoices() {
+			m.setMessage(msg, "warning", noField)
+			return // the lookup's list, every address at the number, is offered
+		}
+		m.setMessage(m.withHint(msg), "warning", noField)
+		m.offerAlts()
+		if m.submitWaiting {
+			m.focus(FieldAddition)
+		}
+		m.submitWaiting = false
 	default:
 		is := firstIssue(a.issues)
 		f := m.issueField(is)
@@ -956,6 +959,15 @@ func (m *Machine) showMatch(ma *matchAddr, n *normAddr) {
 	m.invalid = [numFields]bool{}
 }
 
+// offerAlts offers the candidates of an ambiguous answer (alts), each a whole address, and
+// beside them the confirmation: what the customer typed may be right where the register
+// reads it several ways (a street at another postcode, the number on another street), and
+// they may keep it, flagged for the shop to check, rather than be stopped by the list.
+func (m *Machine) offerAlts() {
+	m.list, m.listOpen, m.listActive = listAlts, true, -1
+	m.needConfirm, m.confirmed = true, false
+}
+
 func (m *Machine) chooseAlt(i int) {
 	if i < 0 || i >= len(m.alts) {
 		return
@@ -964,6 +976,7 @@ func (m *Machine) chooseAlt(i int) {
 	m.showNormalized(&n)
 	m.dropList()
 	m.alts, m.alt = nil, &n
+	m.needConfirm, m.confirmed = false, false
 	m.setMessage(say(m.cfg.Lang, txtFound, 0, n.label()), "info", noField)
 }
 
@@ -1052,23 +1065,39 @@ func (m *Machine) onCorrection(use bool, i int) {
 	m.proceed()
 }
 
-// correctionLabels are the register's versions on offer, each whole (street, number,
-// addition, postcode and town); one that lacks the addition the customer typed says so, so
-// that choosing it never drops what was typed unnoticed.
-func (m *Machine) correctionLabels() []string {
-	typed := ""
-	if m.sent.address2 != nil {
-		typed = strings.TrimSpace(*m.sent.address2)
-	}
-	out := make([]string, 0, len(m.corrections))
-	for _, n := range m.corrections {
+// versionLabels are the register's versions of the address validated last (a correction's,
+// or an ambiguous answer's candidates), each whole (street, number, addition, postcode and
+// town); one without the addition the customer typed says so, so that choosing it never
+// drops what was typed unnoticed.
+func (m *Machine) versionLabels(list []normAddr) []string {
+	typed := m.sentAddition()
+	out := make([]string, 0, len(list))
+	for _, n := range list {
 		s := n.label()
-		if typed != "" && (n.address2 == nil || strings.TrimSpace(*n.address2) == "") {
+		if typed != "" && m.bare(n) {
 			s += " " + say(m.cfg.Lang, txtWithout, 0, typed)
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// sentAddition is the addition sent with the address validated last: what was typed in the
+// addition field, or else a letter or toevoeging typed after the number. "" when none.
+func (m *Machine) sentAddition() string {
+	if m.sent.address2 != nil && strings.TrimSpace(*m.sent.address2) != "" {
+		return strings.TrimSpace(*m.sent.address2)
+	}
+	return strings.TrimSpace(m.sent.numberAddition)
+}
+
+// bare reports whether a register address has neither a letter nor an addition.
+func (m *Machine) bare(n normAddr) bool {
+	if n.address2 != nil && strings.TrimSpace(*n.address2) != "" {
+		return false
+	}
+	line := adreswijzer.ParseAddressLine(m.cfg.Country, n.address1)
+	return line.Number.Suffix == "" && line.Number.Unit == ""
 }
 
 // acceptPicked hands over a register address the customer picked, as picked.
@@ -1133,6 +1162,9 @@ func (m *Machine) continueSubmit() {
 		m.validatePicked(*m.alt)
 		return
 	case m.list == listAlts && len(m.alts) > 0:
+		if m.needConfirm && m.confirmed {
+			break // kept as typed: validated below with customerConfirmed
+		}
 		m.listOpen = true
 		m.block(FieldAddition, txtChooseSuggestion)
 		return
@@ -1193,9 +1225,7 @@ func (m *Machine) options() []string {
 			out = append(out, s.street+", "+strings.TrimSpace(s.postcode+" "+s.locality))
 		}
 	case listAlts:
-		for _, n := range m.alts {
-			out = append(out, n.label())
-		}
+		out = m.versionLabels(m.alts)
 	}
 	return out
 }

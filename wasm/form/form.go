@@ -190,7 +190,7 @@ type Machine struct {
 	retrySeq     int
 	manual       bool // street and city are typed by the customer
 	manualChosen bool // the customer chose to type the whole address: the API is only asked at the end
-	needConfirm  bool // the register does not know the address; the customer may confirm it
+	needConfirm  bool // the register does not know the address, or reads it several ways; the customer may confirm it
 	confirmed    bool
 	sentConfirm  bool // the validate in flight carries customerConfirmed
 	sentPicked   bool // the validate in flight carries a register address the customer picked

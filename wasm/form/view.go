@@ -209,7 +209,7 @@ func (m *Machine) writeView(w *writer) {
 		f := m.listField()
 		w.beginObject()
 		w.str("field", f.String())
-		w.str("label", strings.TrimSpace(m.label(f)))
+		w.str("label", m.listLabel(f))
 		w.flag("open", m.listOpen)
 		w.num("active", m.listActive)
 		w.num("selected", m.selected())
@@ -254,7 +254,7 @@ func (m *Machine) writeView(w *writer) {
 	w.key("correction")
 	w.beginObject()
 	w.flag("visible", m.corrections != nil)
-	labels := m.correctionLabels()
+	labels := m.versionLabels(m.corrections)
 	switch len(labels) {
 	case 0:
 		w.str("text", "")
@@ -284,6 +284,15 @@ func (m *Machine) credit() string {
 		return say(m.cfg.Lang, txtCredit, 0, "")
 	}
 	return m.attribution
+}
+
+// listLabel names the list on offer for assistive technology: the field's label, or "Address"
+// for an ambiguous answer's candidates, whole addresses rather than additions.
+func (m *Machine) listLabel(f Field) string {
+	if m.list == listAlts {
+		return say(m.cfg.Lang, txtRegion, 0, "")
+	}
+	return strings.TrimSpace(m.label(f))
 }
 
 // combo says which inputs offer a list: the addition (the addresses at the number), the

@@ -57,7 +57,7 @@ var journeys = []journey{
 	{"fail open/refused credential", failRefused},
 	{"fail open/slow validate at submit", failSlowSubmit},
 	{"submit before the lookup answered waits for it, within the submit's 1.5 s", submitBeforeLookup},
-	{"NL/every candidate of a correction is offered, and an addition it lacks is named", nlCorrectionCandidates},
+	{"NL/every candidate of an ambiguous answer is offered whole, and an addition it lacks is named", nlAmbiguousCandidates},
 	{"NL/a street typed into the postcode field is searched", nlStreetInPostcode},
 	{"NL/manual entry suggests streets, and the way back looks the address up", nlManualSuggestAndBack},
 	{"fail open/recovers after Retry-After, after a backoff, and validates again", failRecovers},
@@ -872,6 +872,13 @@ func (s *Samples) BEManyBoxes(t testing.TB) Number {
 	})
 }
 
+// BEBoxesOnly is a Belgian number with more than ten addresses, every one with a box.
+func (s *Samples) BEBoxesOnly(t testing.TB) Number {
+	return s.Find(t, adreswijzer.BE, "number with more than ten boxes and no address without one", func(n Number) bool {
+		return !n.HasBare() && len(n.Rows) > 10 && !anyPlanned(n)
+	})
+}
+
 func beLembeekBox(t *testing.T, s *Samples, newCore NewCore) {
 	n := s.BEBoxes(t)
 	rows := SortedRows(n)
@@ -1397,10 +1404,41 @@ func beManyBoxes(t *testing.T, s *Samples, newCore NewCore) {
 	p.Fill("city", rows[0].Locality.NL)
 	p.SubmitAndWait()
 	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "lookups", len(p.Calls("/v1/be/lookup")), 1)
 	eq(t, "proceeds", p.Proceeds, 1)
 	c = p.LastCommit()
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(rows[0], adreswijzer.LangNL))
 	eq(t, "address2", c.Address.Address2 == nil, true)
+	sameSession(t, p.Requests)
+
+	// A building of boxes only, typed by hand without the box: every candidate of the
+	// ambiguous answer is at the typed number, so the lookup's list is offered, every box of
+	// it, not the answer's ten.
+	boxes := s.BEBoxesOnly(t)
+	p = newBE(t, s, newCore, "nl")
+	p.Manual()
+	p.Type("postcode", boxes.Postcode)
+	p.Fill("street", boxes.Street)
+	p.Type("number", strconv.Itoa(boxes.Number))
+	p.Fill("city", boxes.Rows[0].Locality.NL)
+	p.SubmitAndWait()
+	v = p.Calls("/v1/validate")
+	if len(v) != 1 || v[0].Validated(t).Status != adreswijzer.VerdictAmbiguous {
+		t.Fatalf("validate calls %+v, want one answered ambiguous", v)
+	}
+	eq(t, "lookups", len(p.Calls("/v1/be/lookup")), 1)
+	eq(t, "options", len(p.Options()), len(boxes.Rows))
+	eq(t, "list field", p.View.List.Field, "addition")
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "proceeds", p.Proceeds, 0)
+	p.Choose(len(boxes.Rows) - 1)
+	p.SubmitAndWait()
+	eq(t, "proceeds", p.Proceeds, 1)
+	v = p.Calls("/v1/validate")
+	c = p.LastCommit()
+	eq(t, "status", c.Status, PickedStatus(v[len(v)-1].Validated(t)))
+	eq(t, "unverified", c.Unverified, false)
+	whole(t, c.Address)
 	sameSession(t, p.Requests)
 
 	// Route de Falize 2: all 35, letters and boxes.
@@ -1468,78 +1506,181 @@ func typedByHand(t *testing.T, s *Samples, newCore NewCore, postcode, number, ad
 	return p
 }
 
-func nlCorrectionCandidates(t *testing.T, s *Samples, newCore NewCore) {
-	// Typed by hand: 1381 CS / 16 / bov / Achtergracht / Weesp. Hugo de Grootlaan 16 bov is at
-	// 1381 CS; the register's answer corrects the street or the postcode.
-	p := typedByHand(t, s, newCore, "1381 CS", "16", "bov", "Achtergracht", "Weesp")
-	v := p.Calls("/v1/validate")
-	if len(v) != 1 {
-		t.Fatalf("validate calls = %d, want 1", len(v))
+// Validated reads the validate answer a request got.
+func (r Request) Validated(tb testing.TB) adreswijzer.ValidateResponse {
+	tb.Helper()
+	var a adreswijzer.ValidateResponse
+	if err := json.Unmarshal([]byte(r.Answer), &a); err != nil {
+		tb.Fatalf("validate answer %s: %v", r.Answer, err)
 	}
-	var answer struct {
-		Status     string `json:"status"`
-		Normalized *struct {
-			Address1 string  `json:"address1"`
-			Address2 *string `json:"address2"`
-		} `json:"normalized"`
-		Suggestions []struct {
-			Address1 string  `json:"address1"`
-			Address2 *string `json:"address2"`
-		} `json:"suggestions"`
-	}
-	if err := json.Unmarshal([]byte(v[0].Answer), &answer); err != nil {
-		t.Fatal(err)
-	}
-	if answer.Status != "corrected" || answer.Normalized == nil {
-		t.Fatalf("the register answered %s: the journey needs a correction", v[0].Answer)
-	}
-	eq(t, "correction offered", p.View.Correction.Visible, true)
-	eq(t, "proceeds", p.Proceeds, 0)
-	opts := p.View.Correction.Options
-	candidates := append([]string{answer.Normalized.Address1}, nil...)
-	for _, sg := range answer.Suggestions {
-		if !slices.Contains(candidates, sg.Address1) {
-			candidates = append(candidates, sg.Address1)
-		}
-	}
-	if len(opts) < len(candidates) {
-		t.Errorf("options %q: want every candidate of the answer (%q)", opts, candidates)
-	}
-	for _, c := range candidates {
-		if !slices.ContainsFunc(opts, func(o string) bool { return strings.Contains(o, c) }) {
-			t.Errorf("candidate %q is not offered: %q", c, opts)
-		}
-	}
-	// The street is in every option, and an option without the typed addition says so.
-	for _, o := range opts {
-		if !strings.ContainsAny(o, "abcdefghijklmnopqrstuvwxyz") || !strings.Contains(o, "1381") {
-			t.Errorf("option %q is not a whole address", o)
-		}
-	}
-	if answer.Normalized.Address2 == nil && !strings.Contains(opts[0], "bov") {
-		t.Errorf("option %q drops the typed addition bov without saying so", opts[0])
-	}
-	// Keeping what was typed keeps the addition.
-	p.Correction(false)
-	c := p.LastCommit()
-	if c.Address.Address2 == nil || *c.Address.Address2 != "bov" {
-		t.Errorf("kept address2 = %v, want bov", c.Address.Address2)
-	}
-	eq(t, "unverified", c.Unverified, true)
-	eq(t, "proceeds", p.Proceeds, 1)
+	return a
+}
 
-	// Using the register's version hands over that version, whole.
-	p = typedByHand(t, s, newCore, "1381 CS", "16", "bov", "Achtergracht", "Weesp")
-	p.UseCorrection(len(p.View.Correction.Options) - 1)
-	c = p.LastCommit()
-	eq(t, "status", c.Status, "corrected")
-	eq(t, "unverified", c.Unverified, false)
-	for what, v := range map[string]string{"street": c.Address.Street, "number": c.Address.HouseNumber, "zip": c.Address.Zip, "city": c.Address.City} {
-		if v == "" {
-			t.Errorf("the chosen correction has no %s: %+v", what, c.Address)
+// CandidateParts are the parts of a candidate an option must show for the customer to see
+// the whole address: street and number, addition, postcode and town.
+func CandidateParts(c adreswijzer.NormalizedAddress) []string {
+	parts := []string{c.Address1, c.Zip, c.City}
+	if c.Address2 != nil && *c.Address2 != "" {
+		parts = append(parts, *c.Address2)
+	}
+	return parts
+}
+
+// WithAddition returns the index of the candidate whose address2 is the addition typed,
+// -1 when none is.
+func WithAddition(cands []adreswijzer.NormalizedAddress, addition string) int {
+	return slices.IndexFunc(cands, func(c adreswijzer.NormalizedAddress) bool {
+		return c.Address2 != nil && strings.EqualFold(*c.Address2, addition)
+	})
+}
+
+func nlAmbiguousCandidates(t *testing.T, s *Samples, newCore NewCore) {
+	// Typed by hand: 1381 CS / 16 / bov / Achtergracht / Weesp. The register reads it two
+	// ways: Achtergracht 16 at another postcode, and Hugo de Grootlaan 16 bov at 1381 CS.
+	const addition = "bov"
+	typed := func(t *testing.T) (*Page, adreswijzer.ValidateResponse) {
+		t.Helper()
+		p := typedByHand(t, s, newCore, "1381 CS", "16", addition, "Achtergracht", "Weesp")
+		v := p.Calls("/v1/validate")
+		if len(v) != 1 {
+			t.Fatalf("validate calls = %d, want 1", len(v))
+		}
+		a := v[0].Validated(t)
+		elsewhere := slices.ContainsFunc(a.Suggestions, func(c adreswijzer.NormalizedAddress) bool { return c.Zip != "1381 CS" })
+		if a.Status != adreswijzer.VerdictAmbiguous || WithAddition(a.Suggestions, addition) < 0 || !elsewhere {
+			t.Fatalf("the register answered %s: the journey needs an ambiguity with the typed addition among its candidates, and one at another postcode", v[0].Answer)
+		}
+		return p, a
+	}
+	p, a := typed(t)
+	// A candidate at another postcode: the answer's own candidates are offered, not the
+	// lookup's list of the typed number, which would drop it.
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "commits", len(p.Commits), 0)
+	eq(t, "correction offered", p.View.Correction.Visible, false)
+	if p.View.List == nil || p.View.List.Field != "addition" || !p.View.List.Open || len(p.Options()) != len(a.Suggestions) {
+		t.Fatalf("list = %+v, want the answer's %d candidates, open", p.View.List, len(a.Suggestions))
+	}
+	eq(t, "list label", p.View.List.Label, "Adres")
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "message kind", p.View.MessageKind, "warning")
+	if p.View.Message == "" {
+		t.Error("the ambiguity is not announced")
+	}
+	// Every candidate whole; one without the typed addition says so.
+	for i, c := range a.Suggestions {
+		o := p.Options()[i]
+		for _, part := range CandidateParts(c) {
+			if !strings.Contains(o, part) {
+				t.Errorf("option %q lacks %q of the candidate %+v", o, part, c)
+			}
+		}
+		if c.Address2 == nil && !strings.Contains(o, addition) {
+			t.Errorf("option %q drops the typed addition %s without saying so", o, addition)
 		}
 	}
+	// Keeping what was typed is offered beside them.
+	eq(t, "confirm offered", p.View.Confirm.Visible, true)
+
+	// A second submit without a choice asks again and calls nothing.
+	p.Submit()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "message field", p.View.MessageField, "addition")
+	eq(t, "focus", p.Focus, "addition")
+
+	// The candidate with the typed addition, chosen with the keyboard, is announced and
+	// written into the fields; the submit validates it as picked and hands it over whole.
+	want := WithAddition(a.Suggestions, addition)
+	c := a.Suggestions[want]
+	for range want + 1 {
+		p.Key("ArrowDown")
+	}
+	eq(t, "active", p.View.List.Active, want)
+	if !p.Key("Enter") {
+		t.Fatal("Enter on an active option was not taken")
+	}
+	for _, part := range CandidateParts(c) {
+		if !strings.Contains(p.View.Message, part) {
+			t.Errorf("message %q does not announce %q of the choice", p.View.Message, part)
+		}
+	}
+	eq(t, "message kind", p.View.MessageKind, "info")
+	eq(t, "postcode field", p.Field("postcode").Value, c.Zip)
+	eq(t, "city field", p.Field("city").Value, c.City)
+	eq(t, "addition field", p.Field("addition").Value, *c.Address2)
+	if got := p.Field("street").Value + " " + p.Field("number").Value; got != c.Address1 {
+		t.Errorf("street and number fields = %q, want %q", got, c.Address1)
+	}
+	eq(t, "confirm offered after the choice", p.View.Confirm.Visible, false)
+	eq(t, "commits before the submit", len(p.Commits), 0)
+	p.SubmitAndWait()
+	v := p.Calls("/v1/validate")
+	if len(v) != 2 {
+		t.Fatalf("validate calls = %d, want the typed address and the one picked", len(v))
+	}
 	eq(t, "proceeds", p.Proceeds, 1)
+	got := p.LastCommit()
+	eq(t, "status", got.Status, PickedStatus(v[1].Validated(t)))
+	eq(t, "unverified", got.Unverified, false)
+	eq(t, "confirmed", got.Confirmed, false)
+	eq(t, "address1", got.Address.Address1, c.Address1)
+	eq(t, "address2", got.Address.Address2 != nil && *got.Address.Address2 == *c.Address2, true)
+	eq(t, "zip", got.Address.Zip, c.Zip)
+	eq(t, "city", got.Address.City, c.City)
+	eq(t, "split addition", got.Address.HouseNumberAddition, *c.Address2)
+	whole(t, got.Address)
+
+	// Keeping what was typed: confirmed, validated again with customerConfirmed in the same
+	// session, and handed over as typed, addition and all, for the shop to check.
+	p, _ = typed(t)
+	p.Confirm(true)
+	p.SubmitAndWait()
+	v = p.Calls("/v1/validate")
+	if len(v) != 2 || v[1].Body["customerConfirmed"] != true {
+		t.Fatalf("validate calls %+v, want a second with customerConfirmed", v)
+	}
+	sameSession(t, p.Requests)
+	eq(t, "proceeds", p.Proceeds, 1)
+	got = p.LastCommit()
+	eq(t, "address1", got.Address.Address1, "Achtergracht 16")
+	if got.Address.Address2 == nil || *got.Address.Address2 != addition {
+		t.Errorf("kept address2 = %v, want %s", got.Address.Address2, addition)
+	}
+	eq(t, "zip", got.Address.Zip, "1381 CS")
+	eq(t, "city", got.Address.City, "Weesp")
+	eq(t, "status", got.Status, string(v[1].Validated(t).Status))
+	eq(t, "unverified", got.Unverified, true)
+	eq(t, "confirmed", got.Confirmed, true)
+	whole(t, got.Address)
+
+	// Editing withdraws the candidates and the confirmation.
+	p, _ = typed(t)
+	p.Fill("street", "Hugo de Grootlaan")
+	eq(t, "list after an edit", len(p.Options()), 0)
+	eq(t, "confirm after an edit", p.View.Confirm.Visible, false)
+}
+
+// PickedStatus is the status a register address the customer picked is handed over with:
+// the verdict when it is valid or corrected, and valid otherwise, for that address is what
+// the register holds.
+func PickedStatus(a adreswijzer.ValidateResponse) string {
+	if a.Status == adreswijzer.VerdictValid || a.Status == adreswijzer.VerdictCorrected {
+		return string(a.Status)
+	}
+	return string(adreswijzer.VerdictValid)
+}
+
+// whole fails the test when an address handed to the shop lacks its street, number,
+// postcode or town: no journey may post one.
+func whole(t *testing.T, a Address) {
+	t.Helper()
+	for what, v := range map[string]string{"street": a.Street, "number": a.HouseNumber, "zip": a.Zip, "city": a.City, "address1": a.Address1} {
+		if strings.TrimSpace(v) == "" {
+			t.Errorf("the address handed over has no %s: %+v", what, a)
+		}
+	}
 }
 
 func nlStreetInPostcode(t *testing.T, s *Samples, newCore NewCore) {
