@@ -15,6 +15,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -355,6 +357,13 @@ func browser(t *testing.T) context.Context {
 		const warn = console.warn;
 		console.warn = (...a) => { window.awWarnings.push(a.map(String).join(' ')); warn.apply(console, a); };
 		document.addEventListener('securitypolicyviolation', (e) => window.awViolations.push(e.effectiveDirective + ' ' + e.blockedURI));
+		// The validate answers the form got, for tests to read what the register said.
+		window.awValidated = [];
+		const fetch0 = window.fetch;
+		window.fetch = (input, init) => fetch0(input, init).then((res) => {
+			if (String(input).includes('/v1/validate')) res.clone().text().then((b) => window.awValidated.push(b));
+			return res;
+		});
 	`}); err != nil {
 		t.Fatalf("init script: %v", err)
 	}
@@ -376,6 +385,16 @@ func (s *stack) open(t *testing.T, bctx context.Context, origin string) *page {
 func (p *page) axe(s *stack, state string) {
 	p.T.Helper()
 	p.Accessible(s.axe, "#address", state)
+}
+
+// validated reads a validate answer the form got.
+func validated(t *testing.T, body string) adreswijzer.ValidateResponse {
+	t.Helper()
+	var a adreswijzer.ValidateResponse
+	if err := json.Unmarshal([]byte(body), &a); err != nil {
+		t.Fatalf("validate answer %q: %v", body, err)
+	}
+	return a
 }
 
 // field is the CSS selector of one of the form's inputs.
@@ -611,6 +630,7 @@ func TestCheckout(t *testing.T) {
 		correction := `document.querySelector('#address .aw-correction')`
 		p.WaitFor(`!` + correction + `.hidden`)
 		p.Screenshot("correction")
+		p.axe(s, "correction offered")
 		if got := p.Eval(correction + `.textContent`); !strings.Contains(got, "Nieuwstraat 5") || !strings.Contains(got, "1381 BB") {
 			t.Errorf("the offer says %q, not the register's version", got)
 		}
@@ -949,25 +969,95 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 
-	t.Run("correction: every candidate, and a typed addition never dropped unseen", func(t *testing.T) {
-		p := s.open(t, ctx, s.shop)
-		p.contact()
-		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
-		p.axe(s, "manual entry")
-		for _, f := range []struct{ name, text string }{{"postcode", "1381 CS"}, {"number", "16"}, {"addition", "bov"}, {"street", "Achtergracht"}, {"city", "Weesp"}} {
-			p.typeInto(f.name, f.text)
+	t.Run("ambiguity: every candidate whole, chosen with the keyboard; a typed addition never dropped unseen", func(t *testing.T) {
+		// Typed by hand: 1381 CS / 16 / bov / Achtergracht / Weesp, which the register reads
+		// as Achtergracht 16 at another postcode or Hugo de Grootlaan 16 bov at 1381 CS.
+		const addition = "bov"
+		typed := func(t *testing.T) (*page, adreswijzer.ValidateResponse) {
+			p := s.open(t, ctx, s.shop)
+			p.contact()
+			p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+			p.axe(s, "manual entry")
+			for _, f := range []struct{ name, text string }{{"postcode", "1381 CS"}, {"number", "16"}, {"addition", addition}, {"street", "Achtergracht"}, {"city", "Weesp"}} {
+				p.typeInto(f.name, f.text)
+			}
+			p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+			p.WaitFor(`window.awValidated.length === 1`)
+			a := validated(t, p.Eval(`window.awValidated[0]`))
+			if a.Status != adreswijzer.VerdictAmbiguous || len(a.Suggestions) < 2 || formtest.WithAddition(a.Suggestions, addition) < 0 {
+				t.Fatalf("the register answered %+v: the test needs an ambiguity with the typed addition among its candidates", a)
+			}
+			list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
+			p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(a.Suggestions)))
+			return p, a
 		}
-		p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
-		p.WaitFor(`!document.querySelector('#address .aw-correction').hidden`)
-		p.axe(s, "correction offered")
-		opts := p.Eval(`JSON.stringify([...document.querySelectorAll('#address .aw-use')].map((b) => b.textContent))`)
-		if !strings.Contains(opts, "1381") || !strings.Contains(opts, "bov") {
-			t.Errorf("options %s: want whole addresses, and what becomes of bov", opts)
+
+		p, a := typed(t)
+		p.Screenshot("ambiguity")
+		p.axe(s, "ambiguity: candidates and confirmation offered")
+		if got := p.Eval(`location.pathname`); got != "/" {
+			t.Fatalf("the order was placed before the customer chose (%s)", got)
 		}
-		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-keep`)))
-		got := p.receipt()
-		if got["address2"] != "bov" || got["address_unverified"] != "true" || got["address1"] != "Achtergracht 16" {
-			t.Errorf("the shop received %v", got)
+		addInput := `document.querySelector('#address [data-field="addition"] input')`
+		p.WaitFor(`document.activeElement === ` + addInput)
+		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); got == "" {
+			t.Error("the live region does not announce the ambiguity")
+		}
+		opts := p.Eval(`JSON.stringify([...document.querySelectorAll('#address [data-field="addition"] [role=option]')].map((o) => o.textContent))`)
+		var options []string
+		if err := json.Unmarshal([]byte(opts), &options); err != nil || len(options) != len(a.Suggestions) {
+			t.Fatalf("options %s (%v): want the answer's %d candidates", opts, err, len(a.Suggestions))
+		}
+		for i, c := range a.Suggestions {
+			for _, part := range formtest.CandidateParts(c) {
+				if !strings.Contains(options[i], part) {
+					t.Errorf("option %q lacks %q of the candidate", options[i], part)
+				}
+			}
+			if c.Address2 == nil && !strings.Contains(options[i], addition) {
+				t.Errorf("option %q drops the typed addition %s without saying so", options[i], addition)
+			}
+		}
+		if p.Eval(`String(document.querySelector('#address .aw-confirm').hidden)`) != "false" {
+			t.Error("keeping the address as typed is not offered")
+		}
+
+		// Down to the candidate with the typed addition, Enter: announced and shown.
+		want := formtest.WithAddition(a.Suggestions, addition)
+		c := a.Suggestions[want]
+		for range want + 1 {
+			p.Do(chromedp.SendKeys(field("addition"), kb.ArrowDown))
+		}
+		if got := p.Eval(addInput + `.getAttribute('aria-activedescendant')`); !strings.HasSuffix(got, "-"+strconv.Itoa(want)) {
+			t.Errorf("aria-activedescendant = %q, want option %d", got, want)
+		}
+		p.Do(chromedp.SendKeys(field("addition"), kb.Enter))
+		p.WaitFor(`document.querySelector('#address [data-field="postcode"] input').value === ` + strconv.Quote(c.Zip))
+		if got := p.Eval(`location.pathname`); got != "/" {
+			t.Fatalf("Enter on the option placed the order (%s)", got)
+		}
+		status := p.Eval(`document.querySelector('#address [role=status]').textContent`)
+		for _, part := range formtest.CandidateParts(c) {
+			if !strings.Contains(status, part) {
+				t.Errorf("the live region says %q, not %q of the choice", status, part)
+			}
+		}
+		p.Screenshot("ambiguity-chosen")
+		p.axe(s, "ambiguity: candidate chosen")
+		got := p.submit()
+		if got["address1"] != c.Address1 || got["address2"] != *c.Address2 || got["zip"] != c.Zip || got["city"] != c.City ||
+			got["address_unverified"] != "false" || got["address_confirmed"] != "false" || !slices.Contains([]string{"valid", "corrected"}, got["address_status"]) {
+			t.Errorf("the shop received %v, want %+v as the register has it, verified", got, c)
+		}
+
+		// Keeping what was typed: the confirmation, and the address as typed, bov and all,
+		// unverified.
+		p, _ = typed(t)
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
+		got = p.submit()
+		if got["address1"] != "Achtergracht 16" || got["address2"] != addition || got["zip"] != "1381 CS" || got["city"] != "Weesp" ||
+			got["address_unverified"] != "true" || got["address_confirmed"] != "true" || got["address_status"] == "valid" || got["address_status"] == "corrected" {
+			t.Errorf("the shop received %v, want the address as typed, unverified and confirmed", got)
 		}
 	})
 
