@@ -167,6 +167,10 @@ type validation struct {
 	pc       string // register form when zip is zipOK
 	pcKnown  bool
 	pcExact  bool // typed exactly as the printed form
+	// numberAtPC: the typed postcode has an address at the typed number, on whatever
+	// street (gather, which in the Netherlands always reads every address there). Then
+	// no answer may say the number was not found at the postcode.
+	numberAtPC bool
 	// pcPlaces are the localities of the typed postcode: a street and number found in the
 	// same place under another postcode is a postcode typo, not a different address.
 	pcPlaces []adreswijzer.Names
@@ -258,6 +262,9 @@ type pending struct {
 	street  *adreswijzer.Address // STREET_MISMATCH names its street
 	city    *adreswijzer.Address // CITY_MISMATCH names its locality
 	options []adreswijzer.Address
+	// atPostcode: street is the one at the typed postcode and number, offered beside
+	// another reading, not the street of an address the answer chose.
+	atPostcode bool
 }
 
 // outcome is the decision, before it is written in the answer's language.
@@ -292,6 +299,7 @@ func (v *validation) run() (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
+	v.numberAtPC = slices.ContainsFunc(groups, func(g *group) bool { return g.addrs[0].Postcode == v.pc })
 	best, tie := v.choose(groups)
 	if best == nil {
 		return v.noMatch(groups)
@@ -344,7 +352,10 @@ func (v *validation) conflicting(best *group, groups []*group) *group {
 	return nil
 }
 
-// bothReadings answers two readings that conflict: ambiguous, offering what each finds.
+// bothReadings answers two readings that conflict: ambiguous, offering what each finds. Its
+// issue names the one thing typed differently from both: the street, which the register
+// has otherwise at the typed postcode and number. Nothing there was "not found": the
+// number, and the unit typed, are at that postcode.
 func (v *validation) bothReadings(best, other *group) outcome {
 	var cands []adreswijzer.Address
 	for _, g := range [...]*group{best, other} {
@@ -365,8 +376,7 @@ func (v *validation) bothReadings(best, other *group) outcome {
 		confidence: adreswijzer.ConfidenceLow,
 		situation:  messages.Ambiguous,
 		issues: []pending{
-			{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1},
-			{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldZip},
+			{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1, street: &other.addrs[0], atPostcode: true},
 		},
 	}
 }
@@ -921,23 +931,17 @@ func (v *validation) noMatch(groups []*group) (outcome, error) {
 				break
 			}
 		}
-		numberAtPC := false
-		for _, g := range groups {
-			if g.addrs[0].Postcode == v.pc {
-				numberAtPC = true
-			}
-		}
 		switch {
 		case streetInPC:
 			out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldAddress1})
 		default:
 			out.issues = append(out.issues, pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1})
-			if v.c == adreswijzer.NL && !numberAtPC && !maybeInPC {
+			if v.c == adreswijzer.NL && !v.numberAtPC && !maybeInPC {
 				out.blocking = true
 				out.situation = messages.Blocking(adreswijzer.FieldAddress1)
 			}
 		}
-		if numberAtPC && v.c == adreswijzer.BE {
+		if v.numberAtPC && v.c == adreswijzer.BE {
 			// The number exists in the postcode on other streets: offer them.
 			for _, g := range groups {
 				if g.addrs[0].Postcode == v.pc {
@@ -1144,6 +1148,10 @@ func (v *validation) placeIssues(out *outcome, g *group, a *adreswijzer.Address)
 	case a.Postcode == v.pc:
 	case !v.pcKnown:
 		out.issues = append(out.issues, pending{code: adreswijzer.IssuePostcodeNotFound, field: adreswijzer.FieldZip})
+	case v.numberAtPC:
+		// The postcode has the number, on another street ("Troelstralaan 5" at 1381 CS,
+		// where Hugo de Grootlaan 5 is): it was not "not found" there. No issue code says
+		// that a postcode belongs to another address; the answer's postcode shows it.
 	default:
 		// The postcode exists but does not hold this street and number.
 		out.issues = append(out.issues, pending{code: adreswijzer.IssueHouseNumberNotFound, field: adreswijzer.FieldZip})
@@ -1169,7 +1177,7 @@ func (v *validation) answer(out outcome) adreswijzer.ValidateResponse {
 		Meta:        meta(v.c, v.ds, lang),
 	}
 	for _, p := range out.issues {
-		d := messages.Details{Country: v.c, UnitType: p.unit}
+		d := messages.Details{Country: v.c, UnitType: p.unit, AtPostcode: p.atPostcode}
 		if p.street != nil {
 			d.Street = carrier.Fields(p.street, "", lang).Street
 		}

@@ -58,6 +58,11 @@ type Details struct {
 	UnitType adreswijzer.UnitType
 	// Street is the register street (STREET_MISMATCH).
 	Street string
+	// AtPostcode says that Street is the street at the typed postcode and number, offered
+	// beside another reading of what was typed (the typed street at another postcode):
+	// the message then says where the register has it, as "it is {street}" would be
+	// untrue of the other reading.
+	AtPostcode bool
 	// City is the register locality (CITY_MISMATCH).
 	City string
 	// Options are what exists at the number, written as a customer would choose them: the
@@ -102,7 +107,10 @@ func Issue(lang adreswijzer.Language, code adreswijzer.IssueCode, d Details) str
 	case adreswijzer.IssueUnitNotFound:
 		return withOptions(t, t.unitNotFound[unit(d)], d.Options)
 	case adreswijzer.IssueStreetMismatch:
-		if d.Street != "" {
+		switch {
+		case d.Street != "" && d.AtPostcode:
+			return fill(t.streetMismatchAt, "{street}", d.Street)
+		case d.Street != "":
 			return fill(t.streetMismatchIs, "{street}", d.Street)
 		}
 		return t.streetMismatch

@@ -74,6 +74,7 @@ func issueCases() []issueCase {
 	add("toevoeging", adreswijzer.IssueUnitNotFound, Details{UnitType: toev})
 	add("bus options", adreswijzer.IssueUnitNotFound, Details{UnitType: bus, Options: saintQuirin2})
 	add("register street", adreswijzer.IssueStreetMismatch, Details{Street: weespStreet})
+	add("register street at the postcode", adreswijzer.IssueStreetMismatch, Details{Street: "Hugo de Grootlaan", AtPostcode: true, Country: adreswijzer.NL})
 	add("no street", adreswijzer.IssueStreetMismatch, Details{})
 	add("register city", adreswijzer.IssueCityMismatch, Details{City: "Weesp"})
 	add("no city", adreswijzer.IssueCityMismatch, Details{})
@@ -147,6 +148,9 @@ func TestIssueFillsDetails(t *testing.T) {
 	}{
 		{adreswijzer.LangNL, adreswijzer.IssueStreetMismatch, Details{Street: weespStreet},
 			"De straat wijkt af. Volgens het adresregister is het Henriëtte Roland Holsthof."},
+		// Hugo de Grootlaan 16 bov is at 1381 CS, Achtergracht 16 at 1381 BN (Weesp).
+		{adreswijzer.LangEN, adreswijzer.IssueStreetMismatch, Details{Street: "Hugo de Grootlaan", AtPostcode: true, Country: adreswijzer.NL},
+			"The street is different. According to the address register, the street at this postcode and house number is Hugo de Grootlaan."},
 		{adreswijzer.LangFR, adreswijzer.IssueCityMismatch, Details{City: "Bruxelles (Haren)"},
 			"La localité ne correspond pas au code postal. Le registre des adresses indique Bruxelles (Haren)."},
 		{adreswijzer.LangNL, adreswijzer.IssueUnitRequired, Details{UnitType: adreswijzer.UnitToevoeging, Options: hoornwerck},

@@ -29,6 +29,7 @@ type catalogue struct {
 	andMore                  string // {n} options not named
 	streetMismatch           string
 	streetMismatchIs         string // {street}
+	streetMismatchAt         string // {street}: the street at the typed postcode and number
 	cityMismatch             string
 	cityMismatchIs           string // {city}
 	planned                  string
@@ -100,6 +101,7 @@ var nl = catalogue{
 	andMore:          "en nog {n} andere",
 	streetMismatch:   "De straat komt niet overeen met het adresregister.",
 	streetMismatchIs: "De straat wijkt af. Volgens het adresregister is het {street}.",
+	streetMismatchAt: "De straat wijkt af. Volgens het adresregister hoort bij deze postcode en dit huisnummer de straat {street}.",
 	cityMismatch:     "De plaats past niet bij de postcode.",
 	cityMismatchIs:   "De plaats past niet bij de postcode. Volgens het adresregister is het {city}.",
 	planned:          "Dit is een nieuwbouwadres. Het is geldig, ook al staat het nog niet op elke kaart.",
@@ -210,6 +212,7 @@ var fr = catalogue{
 	andMore:          "et {n} autres",
 	streetMismatch:   "La rue ne correspond pas au registre des adresses.",
 	streetMismatchIs: "La rue ne correspond pas. Le registre des adresses indique {street}.",
+	streetMismatchAt: "La rue ne correspond pas. Pour ce code postal et ce numéro, le registre des adresses indique {street}.",
 	cityMismatch:     "La localité ne correspond pas au code postal.",
 	cityMismatchIs:   "La localité ne correspond pas au code postal. Le registre des adresses indique {city}.",
 	planned:          "Il s'agit d'une nouvelle adresse. Elle est valable, même si elle n'apparaît pas encore sur toutes les cartes.",
@@ -321,6 +324,7 @@ var de = catalogue{
 	andMore:          "und {n} weitere",
 	streetMismatch:   "Die Straße stimmt nicht mit dem Adressregister überein.",
 	streetMismatchIs: "Die Straße weicht ab. Laut Adressregister heißt sie {street}.",
+	streetMismatchAt: "Die Straße weicht ab. Laut Adressregister gehört zu dieser Postleitzahl und Hausnummer die Straße {street}.",
 	cityMismatch:     "Der Ort passt nicht zur Postleitzahl.",
 	cityMismatchIs:   "Der Ort passt nicht zur Postleitzahl. Laut Adressregister heißt er {city}.",
 	planned:          "Dies ist eine Neubauadresse. Sie ist gültig, auch wenn sie noch nicht auf jeder Karte steht.",
@@ -431,6 +435,7 @@ var en = catalogue{
 	andMore:          "and {n} more",
 	streetMismatch:   "The street does not match the address register.",
 	streetMismatchIs: "The street is different. According to the address register, it is {street}.",
+	streetMismatchAt: "The street is different. According to the address register, the street at this postcode and house number is {street}.",
 	cityMismatch:     "The town or city does not match the postcode.",
 	cityMismatchIs:   "The town or city does not match the postcode. According to the address register, it is {city}.",
 	planned:          "This is a new-build address. It is valid, even if it is not on every map yet.",
