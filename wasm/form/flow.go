@@ -986,18 +986,28 @@ func (m *Machine) showNormalized(np *normAddr) {
 	n := *np
 	c := m.cfg.Country
 	line := adreswijzer.ParseAddressLine(c, n.address1)
+	// The letter as the register writes it ("3e"): the parser reads it in capitals.
+	suffix := line.Number.Suffix
+	if k := len(n.address1) - len(suffix); k >= 0 && strings.EqualFold(n.address1[k:], suffix) {
+		suffix = n.address1[k:]
+	}
 	m.val[FieldStreet] = line.Street
 	if line.HasNumber {
-		m.val[FieldNumber] = itoa(line.Number.Number) + line.Number.Suffix
+		m.val[FieldNumber] = itoa(line.Number.Number) + suffix
 		n.houseNumber = itoa(line.Number.Number)
 	}
 	n.street = line.Street
 	m.val[FieldAddition] = ""
+	n.numberAddition = suffix
 	if n.address2 != nil {
+		// As the carrier field has it: the Dutch letter and toevoeging written together
+		// ("A1"), the Belgian box after the letter and its marker ("A bus 21").
 		m.val[FieldAddition] = *n.address2
-		n.numberAddition = strings.TrimSpace(line.Number.Suffix + " " + *n.address2)
-	} else {
-		n.numberAddition = line.Number.Suffix
+		if c == adreswijzer.NL {
+			n.numberAddition = suffix + *n.address2
+		} else {
+			n.numberAddition = strings.TrimSpace(suffix + " " + *n.address2)
+		}
 	}
 	m.val[FieldPostcode], m.val[FieldCity] = n.zip, n.city
 	m.invalid = [numFields]bool{}
