@@ -316,7 +316,8 @@ func (m *Machine) validate(n normAddr, confirmed bool) {
 }
 
 // validatePicked validates a register address the customer picked (from the lookup's list,
-// or a suggestion of an ambiguous answer): whatever the verdict, it is that address.
+// or a suggestion of an ambiguous or invalid answer): whatever the verdict, it is that
+// address.
 func (m *Machine) validatePicked(n normAddr) {
 	m.validate(n, false)
 	m.sentPicked = true
@@ -904,23 +905,36 @@ func (m *Machine) onValidate(a validateAnswer) {
 		is := firstIssue(a.issues)
 		f := m.issueField(is)
 		m.manual = true
+		msg, kind := joinText(is.message, a.nextStep), "warning"
 		switch {
 		case a.blocking && (m.sentConfirm || blocksConfirmed(a.issues)):
 			// Nothing to confirm: a malformed part, no house number, a PO box.
-			m.setMessage(joinText(is.message, a.nextStep), "error", f)
+			kind = "error"
 		case a.blocking:
 			// blocking is advice: the register does not know the address (a postcode it
 			// lacks, a new street), but the customer may know better and confirm it.
-			m.needConfirm = true
-			m.setMessage(joinText(is.message, a.nextStep), "error", f)
+			m.needConfirm, kind = true, "error"
 		default:
 			m.needConfirm = true
-			m.setMessage(joinText(is.message, a.nextStep), "warning", f)
 		}
+		offer := len(a.suggestions) > 0
+		if offer {
+			// The register's candidates (the additions the number has where the one typed
+			// is not among them, the typed street and number at other postcodes) are
+			// offered whole, as an ambiguity's are, beside the confirmation where one can
+			// pass: choosing one is the way on that keeps the address verified.
+			m.alts = a.suggestions
+			m.list, m.listOpen, m.listActive = listAlts, true, -1
+			msg = m.withHint(msg)
+		}
+		m.setMessage(msg, kind, f)
 		if m.submitWaiting {
-			if m.needConfirm {
+			switch {
+			case offer:
+				m.focus(FieldAddition)
+			case m.needConfirm:
 				m.emit(effect{typ: "focus", field: "confirm"})
-			} else {
+			default:
 				m.focus(f)
 			}
 		}
@@ -1076,9 +1090,9 @@ func (m *Machine) onCorrection(use bool, i int) {
 }
 
 // versionLabels are the register's versions of the address validated last (a correction's,
-// or an ambiguous answer's candidates), each whole (street, number, addition, postcode and
-// town); one without the addition the customer typed says so, so that choosing it never
-// drops what was typed unnoticed.
+// or the candidates of an ambiguous or invalid answer), each whole (street, number,
+// addition, postcode and town); one without the addition the customer typed says so, so
+// that choosing it never drops what was typed unnoticed.
 func (m *Machine) versionLabels(list []normAddr) []string {
 	typed := m.sentAddition()
 	out := make([]string, 0, len(list))

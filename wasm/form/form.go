@@ -128,7 +128,7 @@ const (
 	listNone      listSource = iota
 	listAdditions            // the addresses at one number (toevoegingen, boxes)
 	listStreets              // street suggestions, under suggestField
-	listAlts                 // the suggestions of an ambiguous validation
+	listAlts                 // the suggestions of an ambiguous or invalid validation
 )
 
 // Machine is one form on a page. It is not safe for concurrent use; a page runs one event at
@@ -175,8 +175,8 @@ type Machine struct {
 	suggestField Field
 	streetNumber string
 	alts         []normAddr
-	// alt is the suggestion of an ambiguous validation the customer picked: a register
-	// address, validated as picked at the next submit.
+	// alt is the suggestion of an ambiguous or invalid validation the customer picked: a
+	// register address, validated as picked at the next submit.
 	alt *normAddr
 
 	list       listSource

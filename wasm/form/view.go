@@ -287,7 +287,7 @@ func (m *Machine) credit() string {
 }
 
 // listLabel names the list on offer for assistive technology: the field's label, or "Address"
-// for an ambiguous answer's candidates, whole addresses rather than additions.
+// for a validation's candidates, whole addresses rather than additions.
 func (m *Machine) listLabel(f Field) string {
 	if m.list == listAlts {
 		return say(m.cfg.Lang, txtRegion, 0, "")

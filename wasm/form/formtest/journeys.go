@@ -58,6 +58,7 @@ var journeys = []journey{
 	{"fail open/slow validate at submit", failSlowSubmit},
 	{"submit before the lookup answered waits for it, within the submit's 1.5 s", submitBeforeLookup},
 	{"NL/every candidate of an ambiguous answer is offered whole, and an addition it lacks is named", nlAmbiguousCandidates},
+	{"NL/an addition the number lacks: the ones it has offered whole beside the confirmation", nlInvalidCandidates},
 	{"NL/a street typed into the postcode field is searched", nlStreetInPostcode},
 	{"NL/manual entry suggests streets, and the way back looks the address up", nlManualSuggestAndBack},
 	{"fail open/recovers after Retry-After, after a backoff, and validates again", failRecovers},
@@ -1660,6 +1661,190 @@ func nlAmbiguousCandidates(t *testing.T, s *Samples, newCore NewCore) {
 	p.Fill("street", "Hugo de Grootlaan")
 	eq(t, "list after an edit", len(p.Options()), 0)
 	eq(t, "confirm after an edit", p.View.Confirm.Visible, false)
+}
+
+// UnknownAddition is an addition none of the number's addresses has, in any notation.
+func UnknownAddition(n Number) string {
+	for _, x := range []string{"zz", "zy", "yz", "qq"} {
+		if !slices.ContainsFunc(n.Rows, func(a adreswijzer.Address) bool {
+			return adreswijzer.LooseExtensionOf(a.HouseNumberSuffix, a.Unit()) == adreswijzer.LooseExtensionOf(x)
+		}) {
+			return x
+		}
+	}
+	panic("every test addition exists at " + key(n))
+}
+
+// Bare reports whether a candidate has neither a letter nor an addition.
+func Bare(c adreswijzer.NormalizedAddress) bool {
+	return deref(c.Address2) == "" && adreswijzer.ParseAddressLine(c.CountryCode, c.Address1).Number.Suffix == ""
+}
+
+// InvalidWithCandidates reports whether a validate answer is invalid for an addition or
+// letter the number lacks, carrying the number's addresses as candidates (at least two,
+// every one at the postcode and number).
+func InvalidWithCandidates(a adreswijzer.ValidateResponse, n Number) bool {
+	unit := slices.ContainsFunc(a.Issues, func(is adreswijzer.Issue) bool {
+		return is.Code == adreswijzer.IssueUnitNotFound || is.Code == adreswijzer.IssueSuffixNotFound
+	})
+	there := !slices.ContainsFunc(a.Suggestions, func(c adreswijzer.NormalizedAddress) bool {
+		line := adreswijzer.ParseAddressLine(adreswijzer.NL, c.Address1)
+		return c.Zip != adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode) || line.Number.Number != n.Number
+	})
+	return a.Status == adreswijzer.VerdictInvalid && unit && there && len(a.Suggestions) >= 2
+}
+
+func nlInvalidCandidates(t *testing.T, s *Samples, newCore NewCore) {
+	// Typed by hand: a number whose every address has a letter or toevoeging, with an
+	// addition none has. The register answers invalid, with the number's addresses as
+	// candidates.
+	n := s.NLAdditionRequired(t)
+	rows := SortedRows(n)
+	addition := UnknownAddition(n)
+	typed := func(t *testing.T) (*Page, adreswijzer.ValidateResponse) {
+		t.Helper()
+		p := typedByHand(t, s, newCore, n.Postcode, strconv.Itoa(n.Number), addition, n.Street, rows[0].Locality.NL)
+		v := p.Calls("/v1/validate")
+		if len(v) != 1 {
+			t.Fatalf("validate calls = %d, want 1", len(v))
+		}
+		a := v[0].Validated(t)
+		if !InvalidWithCandidates(a, n) {
+			t.Fatalf("the register answered %s: the journey needs an invalid answer for the addition, with the number's addresses as candidates", v[0].Answer)
+		}
+		return p, a
+	}
+	p, a := typed(t)
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "commits", len(p.Commits), 0)
+	eq(t, "correction offered", p.View.Correction.Visible, false)
+	if p.View.List == nil || p.View.List.Field != "addition" || !p.View.List.Open || len(p.Options()) != len(a.Suggestions) {
+		t.Fatalf("list = %+v, want the answer's %d candidates, open", p.View.List, len(a.Suggestions))
+	}
+	eq(t, "list label", p.View.List.Label, "Adres")
+	eq(t, "active", p.View.List.Active, -1)
+	eq(t, "focus", p.Focus, "addition")
+	// The API's reason, on the field it names, with how to choose from the list.
+	is := a.Issues[0]
+	if !strings.Contains(p.View.Message, is.Message) || !strings.Contains(p.View.Message, "pijltjestoetsen") {
+		t.Errorf("message %q: want the API's %q and the keyboard hint", p.View.Message, is.Message)
+	}
+	eq(t, "message kind", p.View.MessageKind, "warning")
+	eq(t, "message field", p.View.MessageField, "addition")
+	for i, c := range a.Suggestions {
+		o := p.Options()[i]
+		for _, part := range CandidateParts(c) {
+			if !strings.Contains(o, part) {
+				t.Errorf("option %q lacks %q of the candidate %+v", o, part, c)
+			}
+		}
+		// One with a letter or toevoeging shows it in place of the typed one; a bare
+		// number says that it has none.
+		if Bare(c) && !strings.Contains(o, addition) {
+			t.Errorf("option %q drops the typed addition %s without saying so", o, addition)
+		}
+	}
+	// Keeping what was typed stays on offer: the register may lag behind a new toevoeging.
+	eq(t, "confirm offered", p.View.Confirm.Visible, true)
+
+	// A second submit without a choice or the confirmation asks again and calls nothing.
+	p.Submit()
+	eq(t, "validate calls", len(p.Calls("/v1/validate")), 1)
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "message field", p.View.MessageField, "addition")
+	eq(t, "focus", p.Focus, "addition")
+	eq(t, "confirm still offered", p.View.Confirm.Visible, true)
+
+	// The keyboard: down past the end wraps, up goes back, Escape closes, down opens again.
+	last := len(a.Suggestions) - 1
+	for range len(a.Suggestions) + 1 {
+		p.Key("ArrowDown")
+	}
+	eq(t, "active after wrapping", p.View.List.Active, 0)
+	p.Key("ArrowUp")
+	eq(t, "active after up", p.View.List.Active, last)
+	if !p.Key("Escape") || p.View.List.Open {
+		t.Fatalf("Escape did not close the list: %+v", p.View.List)
+	}
+	p.Key("ArrowDown")
+	eq(t, "open again", p.View.List.Open, true)
+
+	// The last candidate, chosen with Enter: announced whole, written into the fields, and
+	// handed over verified at the submit.
+	for p.View.List.Active != last {
+		p.Key("ArrowDown")
+	}
+	c := a.Suggestions[last]
+	if !p.Key("Enter") {
+		t.Fatal("Enter on an active option was not taken")
+	}
+	for _, part := range CandidateParts(c) {
+		if !strings.Contains(p.View.Message, part) {
+			t.Errorf("message %q does not announce %q of the choice", p.View.Message, part)
+		}
+	}
+	eq(t, "message kind", p.View.MessageKind, "info")
+	eq(t, "postcode field", p.Field("postcode").Value, c.Zip)
+	eq(t, "city field", p.Field("city").Value, c.City)
+	if got := p.Field("street").Value + " " + p.Field("number").Value; got != c.Address1 {
+		t.Errorf("street and number fields = %q, want %q", got, c.Address1)
+	}
+	if c.Address2 != nil {
+		eq(t, "addition field", p.Field("addition").Value, *c.Address2)
+	}
+	eq(t, "list after the choice", len(p.Options()), 0)
+	eq(t, "confirm offered after the choice", p.View.Confirm.Visible, false)
+	eq(t, "commits before the submit", len(p.Commits), 0)
+	p.SubmitAndWait()
+	v := p.Calls("/v1/validate")
+	if len(v) != 2 {
+		t.Fatalf("validate calls = %d, want the typed address and the one picked", len(v))
+	}
+	sameSession(t, p.Requests)
+	eq(t, "proceeds", p.Proceeds, 1)
+	got := p.LastCommit()
+	eq(t, "status", got.Status, PickedStatus(v[1].Validated(t)))
+	eq(t, "unverified", got.Unverified, false)
+	eq(t, "confirmed", got.Confirmed, false)
+	eq(t, "address1", got.Address.Address1, c.Address1)
+	eq(t, "address2", deref(got.Address.Address2), deref(c.Address2))
+	eq(t, "zip", got.Address.Zip, c.Zip)
+	eq(t, "city", got.Address.City, c.City)
+	whole(t, got.Address)
+
+	// Keeping what was typed: confirmed, validated again with customerConfirmed, and handed
+	// over as typed, the unknown addition and all, unverified, for the shop to check.
+	p, _ = typed(t)
+	p.Confirm(true)
+	p.SubmitAndWait()
+	v = p.Calls("/v1/validate")
+	if len(v) != 2 || v[1].Body["customerConfirmed"] != true {
+		t.Fatalf("validate calls %+v, want a second with customerConfirmed", v)
+	}
+	sameSession(t, p.Requests)
+	eq(t, "proceeds", p.Proceeds, 1)
+	got = p.LastCommit()
+	eq(t, "address1", got.Address.Address1, n.Street+" "+strconv.Itoa(n.Number))
+	eq(t, "address2", deref(got.Address.Address2), addition)
+	eq(t, "status", got.Status, string(v[1].Validated(t).Status))
+	eq(t, "unverified", got.Unverified, true)
+	eq(t, "confirmed", got.Confirmed, true)
+	whole(t, got.Address)
+
+	// Editing (the addition cleared) withdraws the candidates and the confirmation.
+	p, _ = typed(t)
+	p.Clear("addition")
+	eq(t, "list after an edit", len(p.Options()), 0)
+	eq(t, "confirm after an edit", p.View.Confirm.Visible, false)
+}
+
+// deref is an optional field's text, "" when it is absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // PickedStatus is the status a register address the customer picked is handed over with:
