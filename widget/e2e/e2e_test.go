@@ -1061,6 +1061,109 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 
+	t.Run("invalid with candidates: each whole beside the confirmation, chosen with the keyboard", func(t *testing.T) {
+		// Typed by hand: a number whose every address has a letter or toevoeging, with an
+		// addition none has. The register answers invalid, with the number's addresses.
+		n := samples.NLAdditionRequired(t)
+		addition := formtest.UnknownAddition(n)
+		city := formtest.SortedRows(n)[0].Locality.NL
+		typed := func(t *testing.T) (*page, adreswijzer.ValidateResponse) {
+			p := s.open(t, ctx, s.shop)
+			p.contact()
+			p.Do(chromedp.Click(chromedp.CSS(`#address .aw-manual`)))
+			for _, f := range []struct{ name, text string }{{"postcode", n.Postcode}, {"number", strconv.Itoa(n.Number)}, {"addition", addition}, {"street", n.Street}, {"city", city}} {
+				p.typeInto(f.name, f.text)
+			}
+			p.Do(chromedp.Click(chromedp.CSS(`#checkout button[type=submit]`)))
+			p.WaitFor(`window.awValidated.length === 1`)
+			a := validated(t, p.Eval(`window.awValidated[0]`))
+			if !formtest.InvalidWithCandidates(a, n) {
+				t.Fatalf("the register answered %+v: the test needs an invalid answer for the addition, with the number's addresses", a)
+			}
+			list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
+			p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(a.Suggestions)))
+			return p, a
+		}
+
+		p, a := typed(t)
+		p.Screenshot("invalid-candidates")
+		p.axe(s, "invalid: candidates and confirmation offered")
+		if got := p.Eval(`location.pathname`); got != "/" {
+			t.Fatalf("the order was placed before the customer chose (%s)", got)
+		}
+		addInput := `document.querySelector('#address [data-field="addition"] input')`
+		p.WaitFor(`document.activeElement === ` + addInput)
+		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); !strings.Contains(got, a.Issues[0].Message) {
+			t.Errorf("the live region says %q, not the register's %q", got, a.Issues[0].Message)
+		}
+		if got := p.Eval(`document.querySelector('#address [data-field="addition"] [role=listbox]').getAttribute('aria-label')`); got != "Adres" {
+			t.Errorf("the list is labelled %q, want Adres", got)
+		}
+		opts := p.Eval(`JSON.stringify([...document.querySelectorAll('#address [data-field="addition"] [role=option]')].map((o) => o.textContent))`)
+		var options []string
+		if err := json.Unmarshal([]byte(opts), &options); err != nil || len(options) != len(a.Suggestions) {
+			t.Fatalf("options %s (%v): want the answer's %d candidates", opts, err, len(a.Suggestions))
+		}
+		for i, c := range a.Suggestions {
+			for _, part := range formtest.CandidateParts(c) {
+				if !strings.Contains(options[i], part) {
+					t.Errorf("option %q lacks %q of the candidate", options[i], part)
+				}
+			}
+			if formtest.Bare(c) && !strings.Contains(options[i], addition) {
+				t.Errorf("option %q drops the typed addition %s without saying so", options[i], addition)
+			}
+		}
+		if p.Eval(`String(document.querySelector('#address .aw-confirm').hidden)`) != "false" {
+			t.Error("keeping the address as typed is not offered")
+		}
+
+		// Down to the last candidate, Enter: announced and shown, and handed over verified.
+		last := len(a.Suggestions) - 1
+		c := a.Suggestions[last]
+		for range last + 1 {
+			p.Do(chromedp.SendKeys(field("addition"), kb.ArrowDown))
+		}
+		if got := p.Eval(addInput + `.getAttribute('aria-activedescendant')`); !strings.HasSuffix(got, "-"+strconv.Itoa(last)) {
+			t.Errorf("aria-activedescendant = %q, want option %d", got, last)
+		}
+		p.Do(chromedp.SendKeys(field("addition"), kb.Enter))
+		p.WaitFor(`document.querySelector('#address [role=status]').textContent.includes(` + strconv.Quote(c.Address1) + `)`)
+		if got := p.Eval(`location.pathname`); got != "/" {
+			t.Fatalf("Enter on the option placed the order (%s)", got)
+		}
+		status := p.Eval(`document.querySelector('#address [role=status]').textContent`)
+		for _, part := range formtest.CandidateParts(c) {
+			if !strings.Contains(status, part) {
+				t.Errorf("the live region says %q, not %q of the choice", status, part)
+			}
+		}
+		if p.Eval(`String(document.querySelector('#address .aw-confirm').hidden)`) != "true" {
+			t.Error("the confirmation is still offered after a choice")
+		}
+		p.Screenshot("invalid-candidate-chosen")
+		p.axe(s, "invalid: candidate chosen")
+		got := p.submit()
+		address2 := ""
+		if c.Address2 != nil {
+			address2 = *c.Address2
+		}
+		if got["address1"] != c.Address1 || got["address2"] != address2 || got["zip"] != c.Zip || got["city"] != c.City ||
+			got["address_unverified"] != "false" || got["address_confirmed"] != "false" || !slices.Contains([]string{"valid", "corrected"}, got["address_status"]) {
+			t.Errorf("the shop received %v, want %+v as the register has it, verified", got, c)
+		}
+
+		// Keeping what was typed: the confirmation, and the address as typed, the unknown
+		// addition included, unverified.
+		p, _ = typed(t)
+		p.Do(chromedp.Click(chromedp.CSS(`#address .aw-confirm input`)))
+		got = p.submit()
+		if got["address1"] != n.Street+" "+strconv.Itoa(n.Number) || got["address2"] != addition || got["zip"] != adreswijzer.FormatPostcode(adreswijzer.NL, n.Postcode) || got["city"] != city ||
+			got["address_unverified"] != "true" || got["address_confirmed"] != "true" || got["address_status"] != string(adreswijzer.VerdictInvalid) {
+			t.Errorf("the shop received %v, want the address as typed, invalid, unverified and confirmed", got)
+		}
+	})
+
 	t.Run("manual entry has a way back", func(t *testing.T) {
 		n := samples.NLSingle(t, false)
 		a := n.Rows[0]
