@@ -180,13 +180,62 @@ const (
 	defaultAgentTimeout    = 12 * time.Second
 )
 
-// Provision builds the policy on state kept in pools across reloads.
+// Provision builds the policy on state kept in pools across reloads, in phases: the
+// backend (keys, usage, limits), the answer cache, the platforms, the extensions, then the
+// gateway over them. What a phase took from the pools is released when a later one fails.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Slogger()
 	h.ops = oplog.New(h.log, 0)
 	repl := caddy.NewReplacer()
 	expand := func(s string) string { return repl.ReplaceAll(s, "") }
+	if err := h.provision(ctx, expand); err != nil {
+		h.Cleanup()
+		return fmt.Errorf("adreswijzer: %w", err)
+	}
+	h.timeout = defaultUpstreamTimeout
+	if h.UpstreamTimeout > 0 {
+		h.timeout = time.Duration(h.UpstreamTimeout)
+	}
+	h.agentTimeout = defaultAgentTimeout
+	if h.AgentTimeout > 0 {
+		h.agentTimeout = time.Duration(h.AgentTimeout)
+	}
+	return nil
+}
 
+// provision runs the phases of Provision; expand fills in placeholders.
+func (h *Handler) provision(ctx caddy.Context, expand func(string) string) error {
+	bcfg, err := h.backendConfig(expand)
+	if err != nil {
+		return err
+	}
+	be, key, err := loadBackend(bcfg)
+	if err != nil {
+		return err
+	}
+	h.poolKeys = append(h.poolKeys, key)
+	be.Tune(bcfg)
+	parts := partsOf(be, bcfg, h.log)
+	if err := h.answerCache(expand, &parts); err != nil {
+		return err
+	}
+	if parts.Platforms, err = h.platforms(expand); err != nil {
+		return err
+	}
+	if parts.Extensions, err = h.extensions(ctx); err != nil {
+		return err
+	}
+	cfg := h.policy(parts.Extensions)
+	if err := attachExtensions(parts.Extensions, be, cfg); err != nil {
+		return err
+	}
+	h.gw, err = gateway.New(cfg, parts)
+	return err
+}
+
+// backendConfig is the configuration of the stores, placeholders expanded and files made
+// absolute, so that a reload that names the same ones finds them in the pool.
+func (h *Handler) backendConfig(expand func(string) string) (backend.Config, error) {
 	bcfg := backend.Config{
 		DatabaseURL:  expand(h.DatabaseURL),
 		KeyFile:      expand(h.KeyFile),
@@ -205,19 +254,18 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
 			if err != nil {
-				return fmt.Errorf("adreswijzer: %w", err)
+				return bcfg, err
 			}
 			*p = abs
 		}
 	}
-	be, key, err := loadBackend(bcfg)
-	if err != nil {
-		return fmt.Errorf("adreswijzer: %w", err)
-	}
-	h.poolKeys = append(h.poolKeys, key)
-	be.Tune(bcfg)
+	return bcfg, nil
+}
 
-	parts := gateway.Parts{Keys: be.Keys, Limiter: be.Limiter, Meter: be.Meter, Log: h.log,
+// partsOf gives the gateway the backend's stores, and its Redis with the prefix and wait
+// the backend uses, for the extensions that keep state of their own there.
+func partsOf(be *backend.Backend, bcfg backend.Config, log *slog.Logger) gateway.Parts {
+	parts := gateway.Parts{Keys: be.Keys, Limiter: be.Limiter, Meter: be.Meter, Log: log,
 		Redis: be.Redis, RedisPrefix: bcfg.RedisPrefix, RedisTimeout: bcfg.RedisTimeout}
 	if parts.RedisPrefix == "" {
 		parts.RedisPrefix = backend.DefaultRedisPrefix
@@ -225,62 +273,75 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if parts.RedisTimeout <= 0 {
 		parts.RedisTimeout = backend.DefaultRedisTimeout
 	}
+	return parts
+}
 
-	if h.Cache == nil || !h.Cache.Disabled {
-		size, ttl := defaultCacheSize, defaultCacheTTL
-		if h.Cache != nil && h.Cache.Size > 0 {
-			size = h.Cache.Size
-		}
-		if h.Cache != nil && h.Cache.TTL > 0 {
-			ttl = time.Duration(h.Cache.TTL)
-		}
-		interval := defaultPollInterval
-		if h.PollInterval > 0 {
-			interval = time.Duration(h.PollInterval)
-		}
-		var workers []string
-		for _, w := range h.Workers {
-			workers = append(workers, expand(w))
-		}
-		ans, key, err := loadAnswers(size, ttl, workers, interval, h.log)
-		if err != nil {
-			h.Cleanup()
-			return fmt.Errorf("adreswijzer: %w", err)
-		}
-		h.poolKeys = append(h.poolKeys, key)
-		parts.Cache, parts.Versions = ans.cache, ans.versions
+// answerCache puts the lookup answer cache and the register versions it is keyed by (polled
+// from the workers' /health) into parts, unless the cache is off.
+func (h *Handler) answerCache(expand func(string) string, parts *gateway.Parts) error {
+	if h.Cache != nil && h.Cache.Disabled {
+		return nil
 	}
-
-	if len(h.Platforms) > 0 {
-		ps := make([]platform.Platform, len(h.Platforms))
-		for i, p := range h.Platforms {
-			ps[i] = platform.Platform{Name: p.Name, Secret: expand(p.Secret), Audience: expand(p.Audience),
-				Account: p.Account, Plan: p.Plan, Shops: p.Shops}
-		}
-		v, err := platform.NewVerifier(ps)
-		if err != nil {
-			h.Cleanup()
-			return fmt.Errorf("adreswijzer: %w", err)
-		}
-		parts.Platforms = v
+	size, ttl := defaultCacheSize, defaultCacheTTL
+	if h.Cache != nil && h.Cache.Size > 0 {
+		size = h.Cache.Size
 	}
-
-	if h.ExtensionsRaw != nil {
-		mods, err := ctx.LoadModule(h, "ExtensionsRaw")
-		if err != nil {
-			h.Cleanup()
-			return fmt.Errorf("adreswijzer: loading extensions: %w", err)
-		}
-		for _, m := range mods.([]any) {
-			x, ok := m.(gateway.Extension)
-			if !ok {
-				h.Cleanup()
-				return fmt.Errorf("adreswijzer: module %T is not a gateway extension", m)
-			}
-			parts.Extensions = append(parts.Extensions, x)
-		}
+	if h.Cache != nil && h.Cache.TTL > 0 {
+		ttl = time.Duration(h.Cache.TTL)
 	}
+	interval := defaultPollInterval
+	if h.PollInterval > 0 {
+		interval = time.Duration(h.PollInterval)
+	}
+	var workers []string
+	for _, w := range h.Workers {
+		workers = append(workers, expand(w))
+	}
+	ans, key, err := loadAnswers(size, ttl, workers, interval, h.log)
+	if err != nil {
+		return err
+	}
+	h.poolKeys = append(h.poolKeys, key)
+	parts.Cache, parts.Versions = ans.cache, ans.versions
+	return nil
+}
 
+// platforms is the verifier of the configured platforms' session tokens, nil for none.
+func (h *Handler) platforms(expand func(string) string) (*platform.Verifier, error) {
+	if len(h.Platforms) == 0 {
+		return nil, nil
+	}
+	ps := make([]platform.Platform, len(h.Platforms))
+	for i, p := range h.Platforms {
+		ps[i] = platform.Platform{Name: p.Name, Secret: expand(p.Secret), Audience: expand(p.Audience),
+			Account: p.Account, Plan: p.Plan, Shops: p.Shops}
+	}
+	return platform.NewVerifier(ps)
+}
+
+// extensions loads the configured extension modules, each a gateway.Extension.
+func (h *Handler) extensions(ctx caddy.Context) ([]gateway.Extension, error) {
+	if h.ExtensionsRaw == nil {
+		return nil, nil
+	}
+	mods, err := ctx.LoadModule(h, "ExtensionsRaw")
+	if err != nil {
+		return nil, fmt.Errorf("loading extensions: %w", err)
+	}
+	var xs []gateway.Extension
+	for _, m := range mods.([]any) {
+		x, ok := m.(gateway.Extension)
+		if !ok {
+			return nil, fmt.Errorf("module %T is not a gateway extension", m)
+		}
+		xs = append(xs, x)
+	}
+	return xs, nil
+}
+
+// policy is the gateway's configuration; without an upgrade_url, QUOTA_EXCEEDED points to
+// the dashboard's plans page when an extension serves one.
+func (h *Handler) policy(xs []gateway.Extension) gateway.Config {
 	cfg := gateway.Config{
 		Plans: h.Plans, DefaultPlan: h.DefaultPlan, UpgradeURL: h.UpgradeURL, TestDailyCap: h.TestDailyCap,
 		Limits: map[string]limit.Rule{},
@@ -288,37 +349,26 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	for kind, l := range h.Limits {
 		cfg.Limits[kind] = l.rule()
 	}
-	for _, x := range parts.Extensions {
+	for _, x := range xs {
 		if a, ok := x.(attacher); ok && cfg.UpgradeURL == "" {
 			cfg.UpgradeURL = a.plansURL()
 		}
 	}
-	for _, x := range parts.Extensions {
+	return cfg
+}
+
+// attachExtensions builds the extensions that serve pages from the handler's state on it
+// and the policy's effective values, then hands the authorization server one of them runs
+// to those that accept its tokens.
+func attachExtensions(xs []gateway.Extension, be *backend.Backend, cfg gateway.Config) error {
+	for _, x := range xs {
 		if a, ok := x.(attacher); ok {
 			if err := a.attach(be, cfg.WithDefaults()); err != nil {
-				h.Cleanup()
-				return fmt.Errorf("adreswijzer: %w", err)
+				return err
 			}
 		}
 	}
-	if err := useAuthServers(parts.Extensions); err != nil {
-		h.Cleanup()
-		return fmt.Errorf("adreswijzer: %w", err)
-	}
-	h.gw, err = gateway.New(cfg, parts)
-	if err != nil {
-		h.Cleanup()
-		return fmt.Errorf("adreswijzer: %w", err)
-	}
-	h.timeout = defaultUpstreamTimeout
-	if h.UpstreamTimeout > 0 {
-		h.timeout = time.Duration(h.UpstreamTimeout)
-	}
-	h.agentTimeout = defaultAgentTimeout
-	if h.AgentTimeout > 0 {
-		h.agentTimeout = time.Duration(h.AgentTimeout)
-	}
-	return nil
+	return useAuthServers(xs)
 }
 
 func (l Limit) rule() limit.Rule {
@@ -383,26 +433,53 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // maxPooledBuffer keeps a rare huge answer's buffer out of the pool.
 const maxPooledBuffer = 256 << 10
 
-// ServeHTTP applies the gateway's decision.
+// ServeHTTP applies the gateway's decision, in phases: the gateway decides within the
+// request's deadline; what it answers itself (refusals, preflights, its own pages, cache
+// hits) is answered here; the rest goes to the next handler (reverse_proxy to the workers),
+// and the call is settled by the answer that came back (see finalizeResponse).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	clientCtx := r.Context()
-	// A person may be waiting on a data call: it must answer quickly or not at all, from
-	// its arrival, whatever it waits on (the key store, the usage totals, Redis, the
-	// workers). An agent's batch takes seconds.
-	timeout := h.timeout
-	if route, _ := gateway.Classify(r.Method, r.URL.Path); route == gateway.RouteAgent {
-		timeout = h.agentTimeout
-	}
-	ctx, cancel := context.WithTimeout(clientCtx, timeout)
+	ctx, cancel := context.WithTimeout(clientCtx, h.timeoutOf(r))
 	defer cancel()
 	clientIP, _ := caddyhttp.GetVar(clientCtx, caddyhttp.ClientIPVarKey).(string)
-	// The deadline covers the body too (Decide reads a POST's body whole): a caller that
-	// sends its headers and then trickles or withholds the body would otherwise hold the
-	// request until the server's read timeout. The read deadline is lifted once the body is
-	// in: while it stands, its passing under net/http's background read would cancel the
-	// request's context as if the caller had left.
-	// Caddy wraps every request's body, even a GET's absent one, so it is the length that
-	// says whether one comes (-1: chunked, of unknown length).
+	d, refusal := h.decide(ctx, w, r, clientIP)
+	gateway.SetCORS(w.Header(), d)
+	switch {
+	case refusal != nil:
+		apierr.Write(w, refusal)
+		return nil
+	case d.Preflight:
+		gateway.WritePreflight(w, d)
+		return nil
+	case d.Answer != nil:
+		d.Answer.ServeHTTP(w, r.WithContext(gateway.WithClientIP(clientCtx, clientIP)))
+		return nil
+	}
+	setVars(r, d)
+	if h.fromCache(clientCtx, w, d) {
+		return nil
+	}
+	return h.proxy(clientCtx, w, forUpstream(r.WithContext(ctx)), d, next)
+}
+
+// timeoutOf is how long r may take from its arrival, whatever it waits on (the key store,
+// the usage totals, Redis, the workers): a person may be waiting on a data call, which must
+// answer quickly or not at all; an agent's batch takes seconds.
+func (h *Handler) timeoutOf(r *http.Request) time.Duration {
+	if route, _ := gateway.Classify(r.Method, r.URL.Path); route == gateway.RouteAgent {
+		return h.agentTimeout
+	}
+	return h.timeout
+}
+
+// decide has the gateway decide on r with the body read under ctx's deadline (Decide reads
+// a POST's body whole): a caller that sends its headers and then trickles or withholds the
+// body would otherwise hold the request until the server's read timeout. The read deadline
+// is lifted once the body is in: while it stands, its passing under net/http's background
+// read would cancel the request's context as if the caller had left. Caddy wraps every
+// request's body, even a GET's absent one, so it is the length that says whether one comes
+// (-1: chunked, of unknown length).
+func (h *Handler) decide(ctx context.Context, w http.ResponseWriter, r *http.Request, clientIP string) (*gateway.Decision, *apierr.Error) {
 	var rc *http.ResponseController
 	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
 		deadline, _ := ctx.Deadline()
@@ -414,56 +491,65 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if rc != nil {
 		_ = rc.SetReadDeadline(time.Time{})
 	}
-	gateway.SetCORS(w.Header(), d)
-	if refusal != nil {
-		apierr.Write(w, refusal)
-		return nil
-	}
-	if d.Preflight {
-		gateway.WritePreflight(w, d)
-		return nil
-	}
-	if d.Answer != nil {
-		d.Answer.ServeHTTP(w, r.WithContext(gateway.WithClientIP(clientCtx, clientIP)))
-		return nil
-	}
+	return d, refusal
+}
+
+// setVars gives the handlers after this one the route and the routed country, for their
+// matchers (see RouteVar and CountryVar).
+func setVars(r *http.Request, d *gateway.Decision) {
 	caddyhttp.SetVar(r.Context(), RouteVar, d.Route.String())
 	if d.Country != "" {
 		caddyhttp.SetVar(r.Context(), CountryVar, d.Country.Lower())
 	}
-	if d.Cache != nil {
-		if e, ok := h.gw.Cached(d); ok {
-			hdr := w.Header()
-			for k, v := range e.Header {
-				hdr[k] = slices.Clip(v) // shared by every hit: an Add must not write into it
-			}
-			hdr.Set(gateway.CacheHeader, "HIT")
-			hdr.Set("Content-Length", strconv.Itoa(len(e.Body)))
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write(e.Body)
-			h.gw.Finish(clientCtx, d, http.StatusOK)
-			return nil
-		}
-		w.Header().Set(gateway.CacheHeader, "MISS")
-	}
+}
 
-	r = r.WithContext(ctx)
-	// Caddy's own log lines about the request from here on print r.RequestURI, and a query
-	// holds what a customer typed: reverse_proxy's "aborting with incomplete response" (WARN)
-	// when a worker's answer breaks off, its debug lines. The handlers after this one build
-	// what they send from r.URL (reverse_proxy's upstream request, the {http.request.uri*}
-	// placeholders), so the path alone is kept here; lb_policy uri_hash, which reads it,
-	// hashes the path alone. Caddy's lines with the request as it arrived are the access log,
-	// which the Caddyfile filters, and the error log of a handler error, which never comes:
-	// this handler answers every failure itself and returns no error.
+// fromCache answers a cacheable lookup from the answer cache when it holds one of the
+// current register version, and marks the answer to come as a miss otherwise.
+func (h *Handler) fromCache(ctx context.Context, w http.ResponseWriter, d *gateway.Decision) bool {
+	if d.Cache == nil {
+		return false
+	}
+	e, ok := h.gw.Cached(d)
+	if !ok {
+		w.Header().Set(gateway.CacheHeader, "MISS")
+		return false
+	}
+	hdr := w.Header()
+	for k, v := range e.Header {
+		hdr[k] = slices.Clip(v) // shared by every hit: an Add must not write into it
+	}
+	hdr.Set(gateway.CacheHeader, "HIT")
+	hdr.Set("Content-Length", strconv.Itoa(len(e.Body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(e.Body)
+	h.gw.Finish(ctx, d, http.StatusOK)
+	return true
+}
+
+// forUpstream keeps what no worker needs and no log line may print out of r. Caddy's own
+// log lines about the request from here on print r.RequestURI, and a query holds what a
+// customer typed: reverse_proxy's "aborting with incomplete response" (WARN) when a
+// worker's answer breaks off, its debug lines. The handlers after this one build what they
+// send from r.URL (reverse_proxy's upstream request, the {http.request.uri*} placeholders),
+// so the path alone is kept here; lb_policy uri_hash, which reads it, hashes the path
+// alone. Caddy's lines with the request as it arrived are the access log, which the
+// Caddyfile filters, and the error log of a handler error, which never comes: this handler
+// answers every failure itself and returns no error. Those lines print the request's
+// headers as well, and a Referer is the page the caller came from, whose URL may hold a
+// checkout's address fields; a Cookie is the caller's session with a shop. No worker needs
+// either, so neither goes on, whatever the Caddyfile's header_up lines say.
+func forUpstream(r *http.Request) *http.Request {
 	r.RequestURI = r.URL.EscapedPath()
-	// Those lines print the request's headers as well, and a Referer is the page the caller
-	// came from, whose URL may hold a checkout's address fields; a Cookie is the caller's
-	// session with a shop. No worker needs either, so neither goes on, whatever the
-	// Caddyfile's header_up lines say.
 	for _, k := range strippedHeaders {
 		r.Header.Del(k)
 	}
+	return r
+}
+
+// proxy passes r to the next handler (reverse_proxy to the workers), holding back the
+// answers the gateway must see whole before they go out (see holdsAnswer), and settles the
+// call by how it ended.
+func (h *Handler) proxy(clientCtx context.Context, w http.ResponseWriter, r *http.Request, d *gateway.Decision, next caddyhttp.Handler) error {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -474,76 +560,96 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	settle := d.WantsAnswer()
 	rec := caddyhttp.NewResponseRecorder(w, buf, func(status int, hdr http.Header) bool {
 		h.gw.Observe(d, hdr)
-		// Every data answer (lookup, suggest, autocomplete, validate: small JSON), so that
-		// one that breaks off half way is answered 503 and not counted, instead of reaching
-		// the caller cut short under a 200 it would take for a whole answer; lookups also go
-		// to the cache from it. Agents' answers that say which tool calls failed (JSON, as
-		// the worker answers; an event stream is passed through as it comes); error answers
-		// that are not in the spec's shape, to be replaced.
-		return d.Route.Data() ||
-			settle && status >= 200 && status <= 299 && isJSON(hdr) ||
-			foreignError(d, status, hdr)
+		return holdsAnswer(d, settle, status, hdr)
 	})
-	err := serveNext(next, rec, r)
+	if err := serveNext(next, rec, r); err != nil {
+		h.proxyFailed(clientCtx, w, r, d, rec, err)
+		return nil
+	}
+	h.finalizeResponse(clientCtx, w, r, d, rec, settle)
+	return nil
+}
+
+// holdsAnswer reports whether an answer is held back until it is whole. Every data answer
+// (lookup, suggest, autocomplete, validate: small JSON), so that one that breaks off half
+// way is answered 503 and not counted, instead of reaching the caller cut short under a 200
+// it would take for a whole answer; lookups also go to the cache from it. Agents' answers
+// that say which tool calls failed (JSON, as the worker answers; an event stream is passed
+// through as it comes); error answers that are not in the spec's shape, to be replaced.
+func holdsAnswer(d *gateway.Decision, settle bool, status int, hdr http.Header) bool {
+	return d.Route.Data() ||
+		settle && status >= 200 && status <= 299 && isJSON(hdr) ||
+		foreignError(d, status, hdr)
+}
+
+// proxyFailed settles and, where it still can, answers a call whose proxying ended in an
+// error: an answer broken off half way through being passed on, a caller that left, a
+// later handler's client error, or no worker answering.
+func (h *Handler) proxyFailed(ctx context.Context, w http.ResponseWriter, r *http.Request, d *gateway.Decision, rec caddyhttp.ResponseRecorder, err error) {
+	if status := rec.Status(); status != 0 && !rec.Buffered() {
+		// The answer broke off half way through being passed on (an event stream of the
+		// agent interface, a public document); nothing more can be sent.
+		h.gw.Finish(ctx, d, http.StatusBadGateway)
+		// Not the error text: a transport error may quote the request URL, and with it the
+		// query.
+		h.ops.Warn("upstream answer interrupted", "route", d.Route.String(), "status", status)
+		if errors.Is(err, errAborted) {
+			// The caller must see that the answer broke off, not take what came for all of it.
+			panic(http.ErrAbortHandler)
+		}
+		return
+	}
+	if ctx.Err() != nil {
+		h.gw.Finish(ctx, d, 499)
+		return // the caller left; nobody reads an answer
+	}
+	h.answerInstead(ctx, w, r, d, h.refusalFor(d, err))
+}
+
+// refusalFor is the answer to a proxying error with nothing of the answer sent yet.
+func (h *Handler) refusalFor(d *gateway.Decision, err error) *apierr.Error {
+	var he caddyhttp.HandlerError
+	if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 {
+		// A client error raised by a handler of the site after this one: answered here in
+		// the spec's shape rather than returned, for Caddy's error log would print the
+		// request as it arrived, query and all.
+		return apierr.ForStatus(he.StatusCode)
+	}
+	// Only the status, for the reason above.
+	h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
+	return apierr.Unavailable()
+}
+
+// finalizeResponse settles a call the next handler answered. A held answer that is an error
+// not in the spec's shape is replaced; a held answer of success goes to the answer cache and
+// settles the charges that depend on it before it goes out; the call is then counted or not
+// by the status sent.
+func (h *Handler) finalizeResponse(ctx context.Context, w http.ResponseWriter, r *http.Request, d *gateway.Decision, rec caddyhttp.ResponseRecorder, settle bool) {
 	status := rec.Status()
-	if err != nil {
-		if status != 0 && !rec.Buffered() {
-			// The answer broke off half way through being passed on (an event stream of the
-			// agent interface, a public document); nothing more can be sent.
-			h.gw.Finish(clientCtx, d, http.StatusBadGateway)
-			// Not the error text: a transport error may quote the request URL, and with it the
-			// query.
-			h.ops.Warn("upstream answer interrupted", "route", d.Route.String(), "status", status)
-			if errors.Is(err, errAborted) {
-				// The caller must see that the answer broke off, not take what came for all of it.
-				panic(http.ErrAbortHandler)
-			}
-			return nil
-		}
-		if clientCtx.Err() != nil {
-			h.gw.Finish(clientCtx, d, 499)
-			return nil // the caller left; nobody reads an answer
-		}
-		refusal := apierr.Unavailable()
-		var he caddyhttp.HandlerError
-		switch {
-		case errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500:
-			// A client error raised by a handler of the site after this one: answered here in
-			// the spec's shape rather than returned, for Caddy's error log would print the
-			// request as it arrived, query and all.
-			refusal = apierr.ForStatus(he.StatusCode)
-		default:
-			// Only the status, for the reason above.
-			h.ops.Warn("no worker answered", "route", d.Route.String(), "status", he.StatusCode)
-		}
-		h.answerInstead(clientCtx, w, r, d, refusal)
-		return nil
-	}
-	if rec.Buffered() && foreignError(d, status, w.Header()) {
-		// Every error answer carries the spec's ErrorResponse; a page of the worker's server
-		// or of a proxy between (500 text/html, 502 text/plain) does not. Its status decides
-		// the code; a 502 or 504 becomes 503, on which callers fail open.
-		h.ops.Warn("upstream error answer replaced", "route", d.Route.String(), "status", status)
-		h.answerInstead(clientCtx, w, r, d, apierr.ForStatus(status))
-		return nil
-	}
 	if rec.Buffered() {
+		if foreignError(d, status, w.Header()) {
+			// Every error answer carries the spec's ErrorResponse; a page of the worker's
+			// server or of a proxy between (500 text/html, 502 text/plain) does not. Its
+			// status decides the code; a 502 or 504 becomes 503, on which callers fail open.
+			h.ops.Warn("upstream error answer replaced", "route", d.Route.String(), "status", status)
+			h.answerInstead(ctx, w, r, d, apierr.ForStatus(status))
+			return
+		}
 		if status == http.StatusOK {
-			h.gw.Store(d, w.Header(), buf.Bytes())
+			h.gw.Store(d, w.Header(), rec.Buffer().Bytes())
 		}
 		if settle && status >= 200 && status <= 299 {
-			h.gw.Settle(clientCtx, d, buf.Bytes())
+			h.gw.Settle(ctx, d, rec.Buffer().Bytes())
 		}
 		if err := rec.WriteResponse(); err != nil {
-			h.gw.Finish(clientCtx, d, http.StatusBadGateway)
-			return nil
+			h.gw.Finish(ctx, d, http.StatusBadGateway)
+			return
 		}
 	}
 	if status == 0 {
 		status = http.StatusOK
 	}
-	h.gw.Finish(clientCtx, d, status)
-	return nil
+	h.gw.Finish(ctx, d, status)
 }
 
 // answerInstead answers e in place of what came from the worker or a later handler, settling
@@ -568,7 +674,7 @@ func (h *Handler) answerInstead(ctx context.Context, w http.ResponseWriter, r *h
 }
 
 // strippedHeaders are request headers no worker needs and no log line may print (see
-// ServeHTTP).
+// forUpstream).
 var strippedHeaders = []string{"Referer", "Cookie"}
 
 // bodyHeaders describe a body; apierr.Write sets its own Content-Type and Content-Length.
