@@ -3,7 +3,7 @@ package gateway
 import (
 	"net/http"
 
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
 )
 
@@ -22,7 +22,7 @@ func (g *Gateway) Observe(d *Decision, h http.Header) {
 
 // Cached returns the stored answer for a cacheable lookup, if one of the current dataset
 // version exists.
-func (g *Gateway) Cached(d *Decision) (*cache.Entry, bool) {
+func (g *Gateway) Cached(d *Decision) (*answercache.Entry, bool) {
 	if d.Cache == nil {
 		return nil, false
 	}
@@ -50,7 +50,7 @@ func (g *Gateway) Store(d *Decision, h http.Header, body []byte) {
 			keep[k] = append([]string(nil), vs...)
 		}
 	}
-	g.Cache.Put(d.Cache.Key(v), &cache.Entry{Header: keep, Body: append([]byte(nil), body...)})
+	g.Cache.Put(d.Cache.Key(v), &answercache.Entry{Header: keep, Body: append([]byte(nil), body...)})
 }
 
 // storedHeaders are the worker's headers that belong to the answer itself, including the

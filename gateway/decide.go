@@ -5,8 +5,8 @@ import (
 	"net/http"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/internal/query"
@@ -291,13 +291,13 @@ func (g *Gateway) extensionChecks(ctx context.Context, r *http.Request, d *Decis
 }
 
 // cacheQuery marks a GET lookup in a country with a register as one the answer cache may
-// serve and keep, under its query's key (see cache.ParseQuery).
+// serve and keep, under its query's key (see answercache.ParseQuery).
 func (g *Gateway) cacheQuery(r *http.Request, d *Decision, params *query.Values) {
 	if d.Route != RouteLookup || g.Cache == nil || r.Method != http.MethodGet ||
 		(d.Country != adreswijzer.NL && d.Country != adreswijzer.BE) {
 		return
 	}
-	if q, ok := cache.ParseQuery(d.Country, params); ok {
+	if q, ok := answercache.ParseQuery(d.Country, params); ok {
 		d.own.cache = q
 		d.Cache = &d.own.cache
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 )
@@ -52,7 +52,7 @@ type Decision struct {
 	// Origin to allow in CORS headers ("" for none).
 	Origin string
 	// Cache is set when the answer may come from and go to the answer cache.
-	Cache *cache.Query
+	Cache *answercache.Query
 	// SessionID the call was counted under ("" for none).
 	SessionID string
 	// Body is the request body as read (POST), for extensions; the request keeps its own copy.
@@ -70,7 +70,7 @@ type Decision struct {
 	// a cacheable lookup, one charge), so that deciding it costs one allocation and not four.
 	own struct {
 		principal Principal
-		cache     cache.Query
+		cache     answercache.Query
 		receipts  [1]charge
 	}
 }

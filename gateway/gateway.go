@@ -21,7 +21,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/oplog"
@@ -99,7 +99,7 @@ type Parts struct {
 	Platforms *platform.Verifier // nil: no platform tokens
 	Limiter   limit.Limiter      // required
 	Meter     *usage.Meter       // required
-	Cache     *cache.Cache       // nil: no answer cache
+	Cache     *answercache.Cache // nil: no answer cache
 	Versions  *versions.Tracker  // required when Cache is set
 	// Extensions add credential kinds and checks (see Extension).
 	Extensions []Extension

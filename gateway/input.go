@@ -12,7 +12,7 @@ import (
 	exactjson "github.com/segmentio/encoding/json"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/internal/query"
 )

@@ -1,4 +1,4 @@
-package agent
+package agentpolicy
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 )
 
 // What the agent policy adds to the gateway's decision on a request to /mcp (reading the

@@ -1,6 +1,6 @@
-// Package pgstore keeps the gateway's keys and usage in Postgres, for deployments where
+// Package gatewaydb keeps the gateway's keys and usage in Postgres, for deployments where
 // several gateways must see the same keys and add up to one bill.
-package pgstore
+package gatewaydb
 
 import (
 	"context"

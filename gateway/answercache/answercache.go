@@ -1,11 +1,11 @@
-// Package cache keeps recent lookup answers in the gateway, because the hop to a worker
+// Package answercache keeps recent lookup answers in the gateway, because the hop to a worker
 // costs about ten times what the worker spends on a lookup (see the performance
 // baselines), and checkout forms repeat the same postcode and number while a person types.
 //
 // Only lookups are cached: their answer depends on nothing but the query and the dataset
 // version. The version is part of every key, so once the gateway knows a new version no
 // entry of the old one can match; old entries age out on their own.
-package cache
+package answercache
 
 import (
 	"net/http"

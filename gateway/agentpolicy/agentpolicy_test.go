@@ -1,4 +1,4 @@
-package agent
+package agentpolicy
 
 import (
 	"context"
@@ -18,9 +18,9 @@ import (
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/oauth"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/oauth"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 )

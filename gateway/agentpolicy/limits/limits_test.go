@@ -245,7 +245,7 @@ func TestDaily(t *testing.T) {
 }
 
 // The daily refusal says how many calls are left, in the form the test key's refusal
-// (gateway/agent) shares.
+// (gateway/agentpolicy) shares.
 func TestDailyMessage(t *testing.T) {
 	for _, tc := range []struct {
 		calls, left int

@@ -1,4 +1,4 @@
-package agent
+package agentpolicy
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 )
 

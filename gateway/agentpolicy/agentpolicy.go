@@ -1,4 +1,4 @@
-// Package agent is the gateway's policy for the agent interface (/mcp), as a
+// Package agentpolicy is the gateway's policy for the agent interface (/mcp), as a
 // gateway.Extension: who may call it (API keys, which the gateway knows, and OAuth 2.1
 // access tokens, which this package verifies), under which names and from which pages, how
 // much an agent may call (the agent limits, per tool call and per account, on top of the
@@ -14,7 +14,7 @@
 // isError set and the refusal as structured content, sent with status 200, because that is
 // what an MCP client hands to the model; the model reads "stop retrying" or "accept the
 // address as given" where an HTTP error would only tell the host that something failed.
-package agent
+package agentpolicy
 
 import (
 	"bytes"
@@ -34,9 +34,9 @@ import (
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/oauth"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/oauth"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"

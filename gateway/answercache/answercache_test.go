@@ -1,4 +1,4 @@
-package cache
+package answercache
 
 import (
 	"net/url"
