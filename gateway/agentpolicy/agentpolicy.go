@@ -14,6 +14,10 @@
 // isError set and the refusal as structured content, sent with status 200, because that is
 // what an MCP client hands to the model; the model reads "stop retrying" or "accept the
 // address as given" where an HTTP error would only tell the host that something failed.
+//
+// This is the gateway's side of the agent interface; the MCP server that answers the tool
+// calls runs in the workers (worker/agent), and the Caddy module that configures this policy
+// is caddymodule's AgentExtension.
 package agentpolicy
 
 import (

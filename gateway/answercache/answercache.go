@@ -5,6 +5,9 @@
 // Only lookups are cached: their answer depends on nothing but the query and the dataset
 // version. The version is part of every key, so once the gateway knows a new version no
 // entry of the old one can match; old entries age out on their own.
+//
+// It is the gateway's cache, of whole answers. A worker backed by Postgres has its own, of
+// register rows in front of the database (store/cached).
 package answercache
 
 import (

@@ -1,5 +1,8 @@
-// Package gatewaydb keeps the gateway's keys and usage in Postgres, for deployments where
-// several gateways must see the same keys and add up to one bill.
+// Package gatewaydb keeps the gateway's own state in Postgres, for deployments where
+// several gateways must see the same keys and add up to one bill: the API keys, the usage
+// counts and each account's activity, the dashboard's accounts and sessions, and the agents'
+// OAuth clients, grants and signing keys. The registers' addresses are not here: the
+// workers read them from their own database (store/postgres).
 package gatewaydb
 
 import (
