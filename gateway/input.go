@@ -38,57 +38,81 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 	in := input{session: q.Get("sessionId")}
 	countryParam := q.Get("country")
 	if r.Method == http.MethodPost {
-		limit, tooLarge := int64(adreswijzer.MaxBodyBytes), apierr.TooLarge
-		if route == RouteAgent {
-			limit, tooLarge = rpcinspect.MaxBodyBytes, apierr.TooLargeAgent
-		}
-		body, err := readBody(r, limit)
-		switch {
-		case errors.Is(err, errTooLarge):
-			return in, tooLarge()
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			// The request's deadline passed while the body was read (the adapter bounds the
-			// read by it): the caller did not send what it announced.
-			return in, apierr.SlowBody()
-		case err != nil:
-			return in, apierr.BadBody()
+		body, e := readPostBody(r, route)
+		if e != nil {
+			return in, e
 		}
 		in.body = body
 		if route == RouteAgent {
 			return in, nil // JSON-RPC: the agent extension reads it
 		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			// Members by their exact names, as the worker reads the body: the standard
-			// library's struct decoding would match "SESSIONID" or "CountryCode" too, and the
-			// gateway would then count and route by members the worker ignores.
-			var f struct {
-				SessionID         json.RawMessage `json:"sessionId"`
-				Country           json.RawMessage `json:"country"`
-				CountryCode       json.RawMessage `json:"countryCode"`
-				CustomerConfirmed json.RawMessage `json:"customerConfirmed"`
-			}
-			if rest, err := exactjson.Parse(body, &f, exactjson.DontMatchCaseInsensitiveStructFields); err != nil || len(bytes.TrimSpace(rest)) > 0 {
-				in.badBody = true
-			} else {
-				if raw := f.SessionID; len(raw) > 0 && string(raw) != "null" {
-					var s string
-					if json.Unmarshal(raw, &s) != nil {
-						in.badSession = true
-					} else {
-						in.session = s
-					}
-				}
-				in.confirmed = string(bytes.TrimSpace(f.CustomerConfirmed)) == "true"
-				if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
-					countryParam = s
-				} else if s, ok := jsonString(f.Country); ok {
-					countryParam = s
-				}
-			}
-		} else if route == RouteValidate {
-			in.badBody = true
+		if c, ok := in.readMembers(route); ok {
+			countryParam = c
 		}
 	}
+	in.routeBy(r, route, countryParam)
+	return in, nil
+}
+
+// readPostBody reads a POST's body whole, up to its route's limit (an agent's batch is
+// larger than a REST call), within the deadline the adapter set for the read.
+func readPostBody(r *http.Request, route Route) ([]byte, *apierr.Error) {
+	limit, tooLarge := int64(adreswijzer.MaxBodyBytes), apierr.TooLarge
+	if route == RouteAgent {
+		limit, tooLarge = rpcinspect.MaxBodyBytes, apierr.TooLargeAgent
+	}
+	body, err := readBody(r, limit)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, tooLarge()
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The request's deadline passed while the body was read (the adapter bounds the
+		// read by it): the caller did not send what it announced.
+		return nil, apierr.SlowBody()
+	case err != nil:
+		return nil, apierr.BadBody()
+	}
+	return body, nil
+}
+
+// readMembers reads sessionId and customerConfirmed from the JSON body, and the country the
+// body names (ok false for none): a validate's countryCode, else country. Members are read
+// by their exact names, as the worker reads the body: the standard library's struct
+// decoding would match "SESSIONID" or "CountryCode" too, and the gateway would then count
+// and route by members the worker ignores.
+func (in *input) readMembers(route Route) (country string, ok bool) {
+	if len(bytes.TrimSpace(in.body)) == 0 {
+		in.badBody = route == RouteValidate
+		return "", false
+	}
+	var f struct {
+		SessionID         json.RawMessage `json:"sessionId"`
+		Country           json.RawMessage `json:"country"`
+		CountryCode       json.RawMessage `json:"countryCode"`
+		CustomerConfirmed json.RawMessage `json:"customerConfirmed"`
+	}
+	if rest, err := exactjson.Parse(in.body, &f, exactjson.DontMatchCaseInsensitiveStructFields); err != nil || len(bytes.TrimSpace(rest)) > 0 {
+		in.badBody = true
+		return "", false
+	}
+	if raw := f.SessionID; len(raw) > 0 && string(raw) != "null" {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			in.badSession = true
+		} else {
+			in.session = s
+		}
+	}
+	in.confirmed = string(bytes.TrimSpace(f.CustomerConfirmed)) == "true"
+	if s, ok := jsonString(f.CountryCode); ok && route == RouteValidate {
+		return s, true
+	}
+	return jsonString(f.Country)
+}
+
+// routeBy sets the country a call is routed by, and whether it names one without a
+// register: a lookup's from its path, the other data calls' from countryParam.
+func (in *input) routeBy(r *http.Request, route Route, countryParam string) {
 	switch route {
 	case RouteLookup:
 		seg, _ := lookupSegment(r.URL.Path)
@@ -98,9 +122,9 @@ func readInput(r *http.Request, route Route, q *query.Values) (input, *apierr.Er
 		in.country, _ = adreswijzer.ParseCountry(countryParam)
 		in.unsupported = in.country == "" && unsupportedParam(countryParam)
 	}
-	return in, nil
 }
 
+// jsonString is raw as the string it encodes; false when raw is absent or no string.
 func jsonString(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 {
 		return "", false
