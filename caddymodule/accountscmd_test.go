@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaydb"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
-	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
 )
 
 // set-plan records a plan on the account and its keys, in the file stores and in Postgres.
@@ -33,7 +33,7 @@ func TestAccountsSetPlan(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if c.open == nil {
 				url := gatewaytest.Postgres(t)
-				db, err := pgstore.Open(ctx, url)
+				db, err := gatewaydb.Open(ctx, url)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/backend"
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
 	"github.com/adreswijzer/adreswijzer/gateway/versions"
 )
 
@@ -43,7 +43,7 @@ func loadBackend(cfg backend.Config) (*backend.Backend, string, error) {
 }
 
 type answers struct {
-	cache    *cache.Cache
+	cache    *answercache.Cache
 	versions *versions.Tracker
 	poller   *versions.Poller
 }
@@ -66,7 +66,7 @@ func loadAnswers(size int, ttl time.Duration, workers []string, interval time.Du
 	}
 	key := fmt.Sprintf("answers|%d|%s|%s|%s", size, ttl, interval, strings.Join(urls, ","))
 	v, _, err := pool.LoadOrNew(key, func() (caddy.Destructor, error) {
-		a := &answers{cache: cache.New(size, ttl), versions: versions.NewTracker()}
+		a := &answers{cache: answercache.New(size, ttl), versions: versions.NewTracker()}
 		if len(urls) > 0 {
 			a.poller = versions.StartPoller(a.versions, urls, interval, log)
 		}

@@ -40,9 +40,9 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	_ "github.com/adreswijzer/adreswijzer/caddymodule" // the adreswijzer directive and `keys`
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaydb"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
-	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
@@ -1531,7 +1531,7 @@ func newBackupSource(t *testing.T) backupSource {
 	t.Helper()
 	ctx := context.Background()
 	src := backupSource{url: gatewaytest.Postgres(t)}
-	gw, err := pgstore.Open(ctx, src.url)
+	gw, err := gatewaydb.Open(ctx, src.url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1663,7 +1663,7 @@ func TestBackup(t *testing.T) {
 			"--exit-on-error", dumps[0]).CombinedOutput(); err != nil {
 			t.Fatalf("pg_restore: %v\n%s", err, out)
 		}
-		gw, err := pgstore.Open(ctx, empty)
+		gw, err := gatewaydb.Open(ctx, empty)
 		if err != nil {
 			t.Fatalf("the gateway does not open the restored database: %v", err)
 		}

@@ -1,11 +1,14 @@
 package gateway
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/adreswijzer/adreswijzer/gateway/apierr"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/platform"
 	"github.com/adreswijzer/adreswijzer/internal/query"
@@ -86,4 +89,49 @@ func bearer(h http.Header) (string, bool) {
 		return "", false
 	}
 	return cred, true
+}
+
+// authenticate returns the principal of cred; that of an API key is written to own.
+func (g *Gateway) authenticate(ctx context.Context, r *http.Request, route Route, cred string, own *Principal) (*Principal, *apierr.Error) {
+	if kind, ok := keys.Recognise(cred); ok {
+		k, err := g.Keys.Lookup(ctx, keys.HashOf(cred))
+		switch {
+		case errors.Is(err, keys.ErrNotFound):
+			return nil, apierr.Unauthorized()
+		case err != nil:
+			// Neither the store nor the cache could tell (see keys.Cache): fail open, fast.
+			g.ops.Error("key store unavailable", "error", err)
+			return nil, apierr.Unavailable()
+		case !k.Active() || k.Kind != kind:
+			return nil, apierr.Unauthorized()
+		}
+		p := own
+		*p = Principal{
+			Kind: string(k.Kind), ID: k.ID, Account: k.Account, Plan: k.Plan, Scopes: k.Scopes,
+			Routes: SecretRoutes, Testing: k.Kind.Testing(), LimitKey: k.ID,
+		}
+		if k.Kind.Publishable() {
+			p.Routes, p.Publishable, p.Origins = PublishableRoutes, true, k.Origins
+		}
+		return p, nil
+	}
+	if platform.LooksLikeJWT(cred) && !g.Platforms.Empty() {
+		if s, err := g.Platforms.Verify(cred); err == nil {
+			id := s.Platform + ":" + s.Shop
+			return &Principal{
+				Kind: KindPlatform, ID: id, Account: s.Account, Plan: s.Plan,
+				Scopes: []string{keys.ScopeVerify}, Routes: CheckoutRoutes, LimitKey: "platform:" + id, Browser: true,
+			}, nil
+		}
+	}
+	for _, x := range g.Extensions {
+		p, ok, e := x.Authenticate(ctx, r, route, cred)
+		if e != nil {
+			return nil, e
+		}
+		if ok {
+			return p, nil
+		}
+	}
+	return nil, apierr.Unauthorized()
 }

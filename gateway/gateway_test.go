@@ -15,8 +15,8 @@ import (
 	"unsafe"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/gateway/answercache"
 	"github.com/adreswijzer/adreswijzer/gateway/apierr"
-	"github.com/adreswijzer/adreswijzer/gateway/cache"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
@@ -222,7 +222,7 @@ func newFixture(t testing.TB, cfg Config, ext ...Extension) *fixture {
 	t.Cleanup(func() { m.Close() })
 	tr := versions.NewTracker()
 	tr.Set(adreswijzer.NL, "bag:2026-11-08")
-	f.g, err = New(cfg, Parts{Keys: store, Limiter: limit.NewLocal(1 << 12), Meter: m, Cache: cache.New(100, time.Minute),
+	f.g, err = New(cfg, Parts{Keys: store, Limiter: limit.NewLocal(1 << 12), Meter: m, Cache: answercache.New(100, time.Minute),
 		Versions: tr, Extensions: ext, Log: log})
 	if err != nil {
 		t.Fatal(err)

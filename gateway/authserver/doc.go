@@ -5,9 +5,10 @@
 // exchanges the code for a short-lived access token (a JWT signed ES256, audience the /mcp
 // resource, scope address:verify, subject the consenting account, with the grant's id) and
 // a refresh token (opaque, stored as a hash, rotated on every use). The gateway accepts the
-// access tokens on /mcp with its ordinary verification (gateway/agent/oauth) against this
-// server's key set, and asks CheckGrant whether the grant still stands, so that revoking the
-// agent on the dashboard stops it within seconds although a JWT cannot be recalled.
+// access tokens on /mcp with its ordinary verification (gateway/agentpolicy/oauth) against
+// this server's key set, and asks CheckGrant whether the grant still stands, so that
+// revoking the agent on the dashboard stops it within seconds although a JWT cannot be
+// recalled.
 //
 // The protocol is github.com/zitadel/oidc/v3's op package, through its Server interface:
 // the library routes, parses requests and writes RFC 6749 errors; the grants are ours. Its

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"github.com/adreswijzer/adreswijzer/gateway/agent/oauth"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/oauth"
 	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 )
 

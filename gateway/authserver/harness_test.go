@@ -1,7 +1,6 @@
 package authserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -23,6 +22,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
 	"github.com/adreswijzer/adreswijzer/gateway/authserver"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
+	"github.com/adreswijzer/adreswijzer/internal/logsink"
 )
 
 // harness is the authorization server on the embedded default's real stores (files), served
@@ -33,7 +33,7 @@ type harness struct {
 	as       *authserver.Server
 	store    *authserver.FileStore
 	accounts accounts.Store
-	logs     *syncBuffer
+	logs     *logsink.Buffer
 	clock    *clock
 	account  *accounts.Account
 }
@@ -55,27 +55,10 @@ func (c *clock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	dir := t.TempDir()
-	h := &harness{t: t, logs: &syncBuffer{}, clock: &clock{}}
+	h := &harness{t: t, logs: &logsink.Buffer{}, clock: &clock{}}
 	var err error
 	if h.store, err = authserver.OpenFile(filepath.Join(dir, "oauth.json")); err != nil {
 		t.Fatal(err)

@@ -19,9 +19,9 @@ import (
 
 	"github.com/adreswijzer/adreswijzer/gateway/accounts"
 	"github.com/adreswijzer/adreswijzer/gateway/authserver"
+	"github.com/adreswijzer/adreswijzer/gateway/gatewaydb"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
-	"github.com/adreswijzer/adreswijzer/gateway/pgstore"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
 )
 
@@ -120,7 +120,7 @@ type Backend struct {
 	// OAuth is the agents' authorization server's state: in Postgres with a database, else
 	// oauth.json beside the account file.
 	OAuth authserver.Store
-	db    *pgstore.DB
+	db    *gatewaydb.DB
 	// stopSessions ends the memory session store's sweeper.
 	stopSessions func()
 }
@@ -132,7 +132,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	b := &Backend{}
 	var sink usage.Store
 	if cfg.DatabaseURL != "" {
-		db, err := pgstore.Open(ctx, cfg.DatabaseURL)
+		db, err := gatewaydb.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +246,7 @@ func (b *Backend) Close() error {
 // OpenKeys opens only the key store, for the command line. close releases it.
 func OpenKeys(ctx context.Context, databaseURL, keyFile string) (store keys.Store, close func(), err error) {
 	if databaseURL != "" {
-		db, err := pgstore.Open(ctx, databaseURL)
+		db, err := gatewaydb.Open(ctx, databaseURL)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -266,7 +266,7 @@ func OpenKeys(ctx context.Context, databaseURL, keyFile string) (store keys.Stor
 // a plan change is written to the account and to its keys. close releases them.
 func OpenAccounts(ctx context.Context, databaseURL, accountFile, keyFile string) (accounts.Store, keys.Store, func(), error) {
 	if databaseURL != "" {
-		db, err := pgstore.Open(ctx, databaseURL)
+		db, err := gatewaydb.Open(ctx, databaseURL)
 		if err != nil {
 			return nil, nil, nil, err
 		}

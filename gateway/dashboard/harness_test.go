@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -27,6 +26,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/mail"
 	"github.com/adreswijzer/adreswijzer/gateway/mail/mailtest"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
+	"github.com/adreswijzer/adreswijzer/internal/logsink"
 )
 
 // harness is a dashboard on the embedded default's real stores (files, memory sessions),
@@ -42,7 +42,7 @@ type harness struct {
 	mail     *mailtest.Server
 	github   *codehosttest.GitHub
 	gitlab   *codehosttest.GitLab
-	logs     *syncBuffer
+	logs     *logsink.Buffer
 	clock    *clock
 	// as is the agents' authorization server, served beside the dashboard as the gateway
 	// serves it.
@@ -67,23 +67,6 @@ func (c *clock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // Users of the local code hosts.
 var (
 	ghAnna      = codehosttest.VerifiedUser(101, "anna", "anna@example.nl")
@@ -95,7 +78,7 @@ var (
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	dir := t.TempDir()
-	h := &harness{t: t, mail: mailtest.Start(t), logs: &syncBuffer{}, clock: &clock{}}
+	h := &harness{t: t, mail: mailtest.Start(t), logs: &logsink.Buffer{}, clock: &clock{}}
 	var err error
 	if h.accounts, err = accounts.OpenFile(filepath.Join(dir, "accounts.json")); err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@
 // The server is stateless (protocol revision 2026-07-28, which needs no session, and the
 // 2025-era revisions through initialize): every request can go to any worker behind the
 // gateway, and no answer is kept. Authentication, the OAuth metadata and the agent limits
-// are the gateway's (gateway/agent: oauth, limits, rpcinspect); the tool names that decide a
-// call's cost are shared with it through rpcinspect.
+// are the gateway's (gateway/agentpolicy: oauth, limits, rpcinspect); the tool names that
+// decide a call's cost are shared with it through rpcinspect.
 package agent
 
 import (
@@ -25,7 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )

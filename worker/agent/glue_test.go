@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adreswijzer/adreswijzer/gateway/agent/limits"
-	"github.com/adreswijzer/adreswijzer/gateway/agent/rpcinspect"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/limits"
+	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/worker/match"
 )
 
-// limited is, in short, what the gateway's agent extension (gateway/agent) does in front of
+// limited is, in short, what the gateway's agent extension (gateway/agentpolicy) does in front of
 // /mcp: read the body, count its tool calls for the account, and either pass it on or answer
 // with a refusal the agent's model sees. The account is fixed here; the gateway takes it from
 // the API key or the OAuth token. It keeps the server's side of that contract tested here:

@@ -1,18 +1,13 @@
 package carrier
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/internal/golden"
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func TestFieldsSplit(t *testing.T) {
 	tests := []struct {
@@ -218,27 +213,7 @@ func TestFieldsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "fields.golden", append(b, '\n'))
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from Fields; review the change and run go test -update", path)
-	}
+	golden.Compare(t, "fields.golden", append(b, '\n'))
 }
 
 // FuzzFields feeds Lines and Fields whatever an importer might hand over and holds them to

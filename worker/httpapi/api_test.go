@@ -67,7 +67,7 @@ func TestAnswers(t *testing.T) {
 				t.Fatalf("status %d, want 200: %s", resp.StatusCode, body)
 			}
 			checkDataHeaders(t, resp)
-			golden(t, e.name, resp, body)
+			goldenAnswer(t, e.name, resp, body)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/internal/logsink"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 	"github.com/adreswijzer/adreswijzer/worker/match"
@@ -292,7 +293,7 @@ func TestPanics(t *testing.T) {
 }
 
 func testPanics(t *testing.T, inMemory bool) {
-	var logBuf syncBuffer
+	var logBuf logsink.Buffer
 	log := jsonLogger(&logBuf)
 	h := httpapi.New(match.New(nil, match.Options{}), memory.New(memory.Options{Logger: quiet}), httpapi.Options{
 		Logger: log, RequestTimeout: testTimeout, InMemory: inMemory,

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +19,7 @@ import (
 
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
+	"github.com/adreswijzer/adreswijzer/internal/golden"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
@@ -30,8 +28,6 @@ import (
 	"github.com/adreswijzer/adreswijzer/worker/match"
 	"github.com/adreswijzer/adreswijzer/worker/openapi/openapitest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var quiet = slog.New(slog.DiscardHandler)
 
@@ -175,10 +171,10 @@ func errorOf(t *testing.T, b []byte) adreswijzer.ErrorBody {
 	return e.Error
 }
 
-// golden compares an answer with testdata/<name>.golden: the status, the dataset version
-// header and the body, indented, so that a reviewer reads the answers as callers get them.
-// go test -update rewrites the files.
-func golden(t *testing.T, name string, resp *http.Response, body []byte) {
+// goldenAnswer compares an answer with testdata/<name>.golden: the status, the dataset
+// version header and the body, indented, so that a reviewer reads the answers as callers get
+// them. go test -update rewrites the files.
+func goldenAnswer(t *testing.T, name string, resp *http.Response, body []byte) {
 	t.Helper()
 	var out bytes.Buffer
 	out.WriteString(resp.Status + "\n")
@@ -188,23 +184,7 @@ func golden(t *testing.T, name string, resp *http.Response, body []byte) {
 	if err := json.Indent(&out, body, "", "  "); err != nil {
 		t.Fatalf("%s: answer is not JSON: %v\n%s", name, err, body)
 	}
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%s: %v (run go test -update to write it)", name, err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(out.Bytes())) {
-		t.Errorf("%s: answer differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", name, path, out.Bytes(), want)
-	}
+	golden.Compare(t, name+".golden", out.Bytes())
 }
 
 // loadPostgres loads the samples' rows into the database.
@@ -359,24 +339,6 @@ func withHost(t *testing.T, databaseURL, host string) string {
 	}
 	u.Host = host
 	return u.String()
-}
-
-// syncBuffer collects log output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // jsonLogger logs as the worker does, into w.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/adreswijzer/adreswijzer/internal/logsink"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 )
@@ -44,7 +45,7 @@ func observedTraffic() []exchange {
 
 func TestAccessLog(t *testing.T) {
 	d := loadSamples(t)
-	var buf syncBuffer
+	var buf logsink.Buffer
 	base, c := worker(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{LogEvery: true}))
 	traffic := observedTraffic()
 	for _, e := range traffic {
@@ -98,7 +99,7 @@ func TestAccessLog(t *testing.T) {
 // however the caller erred.
 func TestAccessLogFailures(t *testing.T) {
 	d := loadSamples(t)
-	lines := func(t *testing.T, h *httpapi.Handler, buf *syncBuffer, traffic []exchange) []string {
+	lines := func(t *testing.T, h *httpapi.Handler, buf *logsink.Buffer, traffic []exchange) []string {
 		t.Helper()
 		base, c := worker(t, h)
 		for _, e := range traffic {
@@ -110,14 +111,14 @@ func TestAccessLogFailures(t *testing.T) {
 		return nil
 	}
 	t.Run("answered", func(t *testing.T) {
-		var buf syncBuffer
+		var buf logsink.Buffer
 		got := lines(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Minute}), &buf, observedTraffic())
 		if len(got) != 0 {
 			t.Errorf("%d log lines for requests answered in time, none of them failed on the worker's side:\n%s", len(got), buf.String())
 		}
 	})
 	t.Run("slow", func(t *testing.T) {
-		var buf syncBuffer
+		var buf logsink.Buffer
 		traffic := observedTraffic()
 		got := lines(t, newHandler(d.store, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Nanosecond}), &buf, traffic)
 		if len(got) != len(traffic) {
@@ -125,7 +126,7 @@ func TestAccessLogFailures(t *testing.T) {
 		}
 	})
 	t.Run("unavailable", func(t *testing.T) {
-		var buf syncBuffer
+		var buf logsink.Buffer
 		empty := memory.New(memory.Options{Logger: quiet})
 		got := lines(t, newHandler(empty, jsonLogger(&buf), httpapi.Options{SlowRequest: time.Minute}), &buf, []exchange{
 			{target: "/v1/nl/lookup?postcode=1381CS&number=16"},
