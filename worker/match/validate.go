@@ -8,14 +8,20 @@ import (
 	"github.com/adreswijzer/adreswijzer/worker/messages"
 )
 
-// A validation reads in phases, one concern per file: the request is taken in (cleanRequest,
-// readRequest) and its lines read into fields (parse, validate_parse.go); run answers a PO
-// box or a missing number at once, or gathers the candidate addresses at the typed number
-// (gather, validate_gather.go), scores them and chooses (choose, validate_choose.go), and
-// resolves the chosen one (resolve, validate_resolve.go) or explains why none fits (noMatch,
-// validate_nomatch.go), naming what was typed wrong on the way (validate_issues.go). Other
-// readings of the lines are tried when the first did not find the street as typed
-// (validate_readings.go), and answer writes the outcome (validate_answer.go).
+// A validation reads in phases, one concern per file:
+//
+//   - Validate takes the request in (cleanRequest, readRequest) and reads its lines into
+//     fields (parse, validate_parse.go);
+//   - run answers a PO box or a missing number at once (poBox, missingNumber,
+//     validate_nomatch.go), or gathers the candidate addresses at the typed number (gather:
+//     atPostcode, inPlace, byRareName, validate_gather.go), scores them and chooses (choose,
+//     validate_choose.go), and resolves the chosen one (resolve: unitOutcome, verdict), or
+//     offers two that tie (tied, bothReadings, validate_resolve.go), or explains why none
+//     fits (noMatch, validate_nomatch.go), naming on the way what was typed differently
+//     (validate_issues.go);
+//   - Validate tries other readings of the lines when the first did not find the street as
+//     typed (reread, validate_readings.go), and writes the outcome (answer,
+//     validate_answer.go).
 
 // Validate judges an address as a checkout holds it. The verdict is "valid" only when one
 // register address matches and everything was typed as the register writes it (letter case
@@ -52,22 +58,8 @@ func (e *Engine) Validate(ctx context.Context, r adreswijzer.ValidateRequest) (a
 	if err != nil {
 		return adreswijzer.ValidateResponse{}, err
 	}
-	// Other readings of the lines, each of which wins only when it finds the address on a
-	// street named as typed: a street whose name ends in a number is a name the customer
-	// copies, not one they misspell, and a looser match would turn "Hugo de Grootlaan 16 1"
-	// (number 16, toevoeging 1) into number 1 of a "Hugo de Grootlaan 16" that is only
-	// similar to the street. They are tried when the first reading found nothing, or found
-	// the address only by correcting the street (a Dutch postcode and number find it
-	// whatever street line was read).
-	if out.match == nil || out.streetHit == nil || out.streetHit.level < levelCanon { // most addresses are found by the first reading, street as typed
-		for _, other := range otherReadings(c, line, r) {
-			alt := &validation{e: e, ctx: ctx, ds: ds, ix: ix, c: c, r: other.r, moved: moved, altered: altered}
-			alt.parse(other.line)
-			if altOut, err := alt.run(); err == nil && altOut.match != nil && altOut.streetHit != nil && altOut.streetHit.level >= levelCanon {
-				v, out = alt, altOut
-				break
-			}
-		}
+	if !out.foundAsTyped() { // most addresses are found by the first reading, street as typed
+		v, out = v.reread(line, out)
 	}
 	return v.answer(out), nil
 }
@@ -129,6 +121,9 @@ type validation struct {
 
 	streets  streetMemo
 	cityMemo []cityMatched
+	// groups are the candidates gather found, in the order found. They are kept here rather
+	// than in gather's own state so that the maps of that state stay on the stack.
+	groups []*group
 }
 
 // zipState is what the typed postcode turned out to be.
@@ -152,22 +147,22 @@ type outcome struct {
 	situation  messages.Situation
 }
 
-// run decides the outcome of this reading of the request.
+// foundAsTyped reports whether the outcome is one address on a street named as the register
+// writes it, which no other reading of the lines can improve on.
+func (o outcome) foundAsTyped() bool {
+	return o.match != nil && o.streetHit != nil && o.streetHit.level >= levelCanon
+}
+
+// run decides the outcome of this reading of the request. A PO box or a missing house number
+// is answered at once. Otherwise the candidates are gathered and the best chosen; the
+// outcome is why none fits (noMatch), the ambiguity of two that fit equally well (tied) or
+// that read the input two ways (bothReadings), or the chosen one resolved (resolve).
 func (v *validation) run() (outcome, error) {
-	if v.line.PoBox {
+	switch {
+	case v.line.PoBox:
 		return v.poBox(), nil
-	}
-	var out outcome
-	if !v.hasNumber {
-		out = outcome{
-			status:    adreswijzer.VerdictInvalid,
-			blocking:  true,
-			situation: messages.MissingHouseNumber,
-			issues:    []pending{{code: adreswijzer.IssueMissingHouseNumber, field: adreswijzer.FieldAddress1}},
-		}
-		v.zipIssues(&out)
-		out.confidence = adreswijzer.ConfidenceLow
-		return out, nil
+	case !v.hasNumber:
+		return v.missingNumber(), nil
 	}
 	groups, err := v.gather()
 	if err != nil {
@@ -175,25 +170,11 @@ func (v *validation) run() (outcome, error) {
 	}
 	v.numberAtPC = slices.ContainsFunc(groups, func(g *group) bool { return g.addrs[0].Postcode == v.pc })
 	best, tie := v.choose(groups)
-	if best == nil {
+	switch {
+	case best == nil:
 		return v.noMatch(groups)
-	}
-	if tie != nil {
-		// Two places fit equally well: the same street name in two postcodes of the town
-		// when no usable postcode was typed, or two streets the typed name is as close to.
-		cands := sortPostal(append(append([]adreswijzer.Address{}, best.addrs...), tie.addrs...))
-		p := pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}
-		if v.zip != zipOK {
-			p = pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip}
-		}
-		return outcome{
-			status:     adreswijzer.VerdictAmbiguous,
-			streetHit:  &best.street,
-			cands:      cands,
-			confidence: adreswijzer.ConfidenceLow,
-			situation:  messages.Ambiguous,
-			issues:     []pending{p},
-		}, nil
+	case tie != nil:
+		return v.tied(best, tie), nil
 	}
 	if other := v.conflicting(best, groups); other != nil {
 		return v.bothReadings(best, other), nil

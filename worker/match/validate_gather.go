@@ -26,148 +26,189 @@ type group struct {
 }
 
 // gather collects candidate addresses at the typed number, widening step by step as the
-// cascade of Adresmatch does and stopping as soon as a step finds the typed street: by
-// postcode; by the typed street within the postcode (the postcode may be one off along the
-// street); by the typed street within the typed city, its aliases and, in the Netherlands,
-// the postcode's PC4 area; by the exact street name nationally.
+// cascade of Adresmatch does and stopping as soon as a step finds the typed street: in the
+// typed postcode (atPostcode); in the typed city or the postcode's place (inPlace); by the
+// street's exact name nationally, when nothing else narrows it (byRareName). It returns the
+// groups it made (v.groups), each scored.
 func (v *validation) gather() ([]*group, error) {
-	n := v.nums[0].Number
-	ds, ix, cat := v.ds, v.ix, v.ds.Catalog()
-	seen := map[string]bool{}
-	type groupKey struct{ streetID, nl, fr, postcode string }
-	byKey := map[groupKey]*group{}
-	var groups []*group
-	keyOf := func(a *adreswijzer.Address) groupKey {
-		return groupKey{a.StreetID, a.Street.NL, a.Street.FR, a.Postcode}
-	}
-	add := func(as []adreswijzer.Address) {
-		// The stores list addresses by postcode and street, so a group's addresses come in
-		// runs; a group takes its first run as it is (the slice is ours), and later ones are
-		// copied at once rather than address by address (a Belgian number may have hundreds
-		// of boxes).
-		for i := 0; i < len(as); {
-			if seen[as[i].ID] {
-				i++
-				continue
-			}
-			k := keyOf(&as[i])
-			j := i
-			for j < len(as) && !seen[as[j].ID] && (j == i || keyOf(&as[j]) == k) {
-				seen[as[j].ID] = true
-				j++
-			}
-			g := byKey[k]
-			if g == nil {
-				g = &group{}
-				byKey[k] = g
-				groups = append(groups, g)
-			}
-			if g.addrs == nil {
-				g.addrs = as[i:j:j] // full: a later run is appended to a copy
-			} else {
-				g.addrs = append(g.addrs, as[i:j]...)
-			}
-			i = j
-		}
-	}
-	// goodStreet: some group's street matches the typed one; strongStreet: as the register
-	// writes it or by its core, not merely by similarity.
-	streetAt := func(min level) bool {
-		for _, g := range groups {
-			if v.street.empty() || v.streetMatch(&g.addrs[0]).level >= min {
-				return true
-			}
-		}
-		return false
-	}
-	goodStreet := func() bool { return streetAt(levelFuzzy) }
-	strongStreet := func() bool { return streetAt(levelCore) }
-	tried := map[uint32]bool{}
-	onStreets := func(streets ...[]uint32) error {
-		for _, st := range v.bestStreets(streets, 5) {
-			if tried[st] {
-				continue
-			}
-			tried[st] = true
-			as, err := ds.AddressesOnStreet(v.ctx, st, n)
-			if err != nil {
-				return storeErr(err)
-			}
-			add(as)
-		}
-		return nil
-	}
-
+	c := candidates{v: v, number: v.nums[0].Number, seen: map[string]bool{}, byKey: map[groupKey]*group{}, tried: map[uint32]bool{}}
 	if v.zip == zipOK && v.pcKnown {
-		// A Belgian postcode is a whole municipality: the number stands on hundreds of its
-		// streets, and only those named like the typed street can be the address. The
-		// others at the number are read only when none is, as suggestions.
-		beStreetFirst := v.c == adreswijzer.BE && !v.street.empty()
-		if beStreetFirst {
-			if err := onStreets(ix.postcodeStreets(v.pc)); err != nil {
-				return nil, err
-			}
-		}
-		if !beStreetFirst || !goodStreet() {
-			as, err := ds.AddressesAt(v.ctx, v.pc, n)
-			if err != nil {
-				return nil, storeErr(err)
-			}
-			add(as)
-		}
-		if !beStreetFirst && !goodStreet() && !v.street.empty() {
-			if err := onStreets(ix.postcodeStreets(v.pc)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if !strongStreet() && !v.street.empty() {
-		// The typed city, or else the place the typed postcode lies in.
-		locs := v.cityLocalities()
-		if len(locs) == 0 && v.zip == zipOK && v.pcKnown {
-			for _, p := range ix.placesIn(v.pc) {
-				if !containsU32(locs, p.Locality) {
-					locs = append(locs, p.Locality)
-				}
-			}
-		}
-		// A large city has tens of thousands of streets: they are ranked where the index
-		// keeps them, not copied into one list.
-		streets := make([][]uint32, 0, len(locs)+1)
-		for _, l := range locs {
-			streets = append(streets, ix.locStreets[l])
-		}
-		if v.c == adreswijzer.NL && v.zip == zipOK {
-			streets = append(streets, placeStreets(placesWithPrefix(cat, v.pc[:4])))
-		}
-		if goodStreet() {
-			// A street found so far matches only by similarity. A street of the place
-			// that the typed name names exactly or by its core ("Troelstralaan" for
-			// Mr.P.J.Troelstralaan) is the likelier one, with the number at a postcode
-			// next to the typed one; nothing else found here could beat the street found.
-			streets = [][]uint32{v.ix.strongStreets(v.street, streets)}
-		}
-		if err := onStreets(streets...); err != nil {
+		if err := c.atPostcode(); err != nil {
 			return nil, err
 		}
 	}
-	if !goodStreet() && !v.street.empty() && v.city.empty() && (v.zip != zipOK || !v.pcKnown) {
-		// Nothing to narrow by (no city, and no postcode the register knows): only a
-		// street name that is exact and rare enough.
-		if t, ok := ix.textID(v.street.folded); ok && len(ix.postings(t)) <= 10 {
-			var streets []uint32
-			for _, vr := range ix.postings(t) {
-				streets = append(streets, vr.street)
-			}
-			if err := onStreets(streets); err != nil {
-				return nil, err
+	if !c.strongStreet() && !v.street.empty() {
+		if err := c.inPlace(); err != nil {
+			return nil, err
+		}
+	}
+	if !c.goodStreet() && !v.street.empty() && v.city.empty() && (v.zip != zipOK || !v.pcKnown) {
+		if err := c.byRareName(); err != nil {
+			return nil, err
+		}
+	}
+	for _, g := range v.groups {
+		v.score(g)
+	}
+	return v.groups, nil
+}
+
+// candidates is what gather has read so far, so that an address found by two steps is taken
+// once and a street is read once. The groups it makes are v.groups.
+type candidates struct {
+	v      *validation
+	number int // the typed house number
+	byKey  map[groupKey]*group
+	seen   map[string]bool // address ids taken
+	tried  map[uint32]bool // streets read
+}
+
+// groupKey is what makes addresses one group: their street, by register id and names, and
+// their postcode.
+type groupKey struct{ streetID, nl, fr, postcode string }
+
+// keyOf is the key of the group a belongs in.
+func keyOf(a *adreswijzer.Address) groupKey {
+	return groupKey{a.StreetID, a.Street.NL, a.Street.FR, a.Postcode}
+}
+
+// atPostcode reads the typed postcode, which the register knows: its addresses at the number,
+// and its streets named like the typed street when none of those is on it (the postcode may
+// be one off along the street). A Belgian postcode is a whole municipality: the number stands
+// on hundreds of its streets, and only those named like the typed street can be the address.
+// The others at the number are read only when none is, as suggestions.
+func (c *candidates) atPostcode() error {
+	v := c.v
+	beStreetFirst := v.c == adreswijzer.BE && !v.street.empty()
+	if beStreetFirst {
+		if err := c.onStreets(v.ix.postcodeStreets(v.pc)); err != nil {
+			return err
+		}
+	}
+	if !beStreetFirst || !c.goodStreet() {
+		as, err := v.ds.AddressesAt(v.ctx, v.pc, c.number)
+		if err != nil {
+			return storeErr(err)
+		}
+		c.add(as)
+	}
+	if !beStreetFirst && !c.goodStreet() && !v.street.empty() {
+		return c.onStreets(v.ix.postcodeStreets(v.pc))
+	}
+	return nil
+}
+
+// inPlace reads the typed street in the typed city, or else in the place the typed postcode
+// lies in, and in the Netherlands in the typed postcode's PC4 area.
+func (c *candidates) inPlace() error {
+	v := c.v
+	locs := v.cityLocalities()
+	if len(locs) == 0 && v.zip == zipOK && v.pcKnown {
+		for _, p := range v.ix.placesIn(v.pc) {
+			if !containsU32(locs, p.Locality) {
+				locs = append(locs, p.Locality)
 			}
 		}
 	}
-	for _, g := range groups {
-		v.score(g)
+	// A large city has tens of thousands of streets: they are ranked where the index keeps
+	// them, not copied into one list.
+	streets := make([][]uint32, 0, len(locs)+1)
+	for _, l := range locs {
+		streets = append(streets, v.ix.locStreets[l])
 	}
-	return groups, nil
+	if v.c == adreswijzer.NL && v.zip == zipOK {
+		streets = append(streets, placeStreets(placesWithPrefix(v.ds.Catalog(), v.pc[:4])))
+	}
+	if c.goodStreet() {
+		// A street found so far matches only by similarity. A street of the place that the
+		// typed name names exactly or by its core ("Troelstralaan" for Mr.P.J.Troelstralaan)
+		// is the likelier one, with the number at a postcode next to the typed one; nothing
+		// else found here could beat the street found.
+		streets = [][]uint32{v.ix.strongStreets(v.street, streets)}
+	}
+	return c.onStreets(streets...)
+}
+
+// byRareName reads the typed street nationally, for when nothing narrows it (no city, and no
+// postcode the register knows): only a street name that is exact and rare enough.
+func (c *candidates) byRareName() error {
+	ix := c.v.ix
+	t, ok := ix.textID(c.v.street.folded)
+	if !ok || len(ix.postings(t)) > 10 {
+		return nil
+	}
+	var streets []uint32
+	for _, vr := range ix.postings(t) {
+		streets = append(streets, vr.street)
+	}
+	return c.onStreets(streets)
+}
+
+// onStreets reads the addresses at the number on the best of the streets whose names match
+// the typed street, each street once.
+func (c *candidates) onStreets(streets ...[]uint32) error {
+	v := c.v
+	for _, st := range v.bestStreets(streets, 5) {
+		if c.tried[st] {
+			continue
+		}
+		c.tried[st] = true
+		as, err := v.ds.AddressesOnStreet(v.ctx, st, c.number)
+		if err != nil {
+			return storeErr(err)
+		}
+		c.add(as)
+	}
+	return nil
+}
+
+// add puts the addresses not taken yet into their groups. The stores list addresses by
+// postcode and street, so a group's addresses come in runs; a group takes its first run as
+// it is (the slice is ours), and later ones are copied at once rather than address by
+// address (a Belgian number may have hundreds of boxes).
+func (c *candidates) add(as []adreswijzer.Address) {
+	for i := 0; i < len(as); {
+		if c.seen[as[i].ID] {
+			i++
+			continue
+		}
+		k := keyOf(&as[i])
+		j := i
+		for j < len(as) && !c.seen[as[j].ID] && (j == i || keyOf(&as[j]) == k) {
+			c.seen[as[j].ID] = true
+			j++
+		}
+		g := c.byKey[k]
+		if g == nil {
+			g = &group{}
+			c.byKey[k] = g
+			c.v.groups = append(c.v.groups, g)
+		}
+		if g.addrs == nil {
+			g.addrs = as[i:j:j] // full: a later run is appended to a copy
+		} else {
+			g.addrs = append(g.addrs, as[i:j]...)
+		}
+		i = j
+	}
+}
+
+// goodStreet reports whether some group's street matches the typed one.
+func (c *candidates) goodStreet() bool { return c.streetAt(levelFuzzy) }
+
+// strongStreet reports whether some group's street matches the typed one as the register
+// writes it or by its core, not merely by similarity.
+func (c *candidates) strongStreet() bool { return c.streetAt(levelCore) }
+
+// streetAt reports whether some group's street matches the typed one at level min or better;
+// with no street typed, whether there is a group.
+func (c *candidates) streetAt(min level) bool {
+	for _, g := range c.v.groups {
+		if c.v.street.empty() || c.v.streetMatch(&g.addrs[0]).level >= min {
+			return true
+		}
+	}
+	return false
 }
 
 // storeErr marks a store's failure as adreswijzer.ErrUnavailable, so that the caller answers

@@ -10,6 +10,24 @@ import (
 // The other readings of a request's lines, tried when the parser's own finds nothing or
 // finds the address only on a street other than the one typed.
 
+// reread tries the other readings of the lines (otherReadings) after the first reading's
+// outcome out, and returns the first that finds the address on a street named as typed, or v
+// and out when none does. A street whose name ends in a number is a name the customer copies,
+// not one they misspell, and a looser match would turn "Hugo de Grootlaan 16 1" (number 16,
+// toevoeging 1) into number 1 of a "Hugo de Grootlaan 16" that is only similar to the street.
+// Validate calls it when the first reading found nothing, or found the address only by
+// correcting the street (a Dutch postcode and number find it whatever street line was read).
+func (v *validation) reread(line adreswijzer.AddressLine, out outcome) (*validation, outcome) {
+	for _, other := range otherReadings(v.c, line, v.r) {
+		alt := &validation{e: v.e, ctx: v.ctx, ds: v.ds, ix: v.ix, c: v.c, r: other.r, moved: v.moved, altered: v.altered}
+		alt.parse(other.line)
+		if altOut, err := alt.run(); err == nil && altOut.foundAsTyped() {
+			return alt, altOut
+		}
+	}
+	return v, out
+}
+
 // otherReadings are the readings of address1 to try when the parser's own finds nothing:
 //   - "Punter 46 15": not Punter 46 with toevoeging 15, but perhaps number 15 in the street
 //     "Punter 46" (line.Alt);

@@ -10,8 +10,9 @@ import (
 // A chosen group resolved: the address within it by the letter, toevoeging or box, and the
 // verdict; or the ambiguity of two groups that read the input equally well.
 
-// resolve picks the address within the chosen group by the letter, toevoeging or box, and
-// decides between valid, corrected, ambiguous and invalid.
+// resolve picks the address within the chosen group by the letter, toevoeging or box
+// (unitOutcome), names what was typed differently (placeIssues), and decides between valid,
+// corrected, ambiguous and invalid (verdict, when one address is found).
 func (v *validation) resolve(g *group) outcome {
 	g.addrs = sortPostal(g.addrs)
 	out := outcome{streetHit: &g.street}
@@ -19,6 +20,23 @@ func (v *validation) resolve(g *group) outcome {
 	if m := v.unitAsWritten(g.addrs); m != nil {
 		u = unitResult{kind: unitExact, match: m}
 	}
+	v.unitOutcome(&out, u)
+	if out.match == nil {
+		v.placeIssues(&out, g, &g.addrs[0])
+		return out
+	}
+	v.placeIssues(&out, g, out.match)
+	if out.match.Planned() {
+		out.issues = append(out.issues, pending{code: adreswijzer.IssueAddressPlanned})
+	}
+	v.verdict(&out, g, u.kind == unitExact)
+	return out
+}
+
+// unitOutcome takes in how the typed letter, toevoeging or box resolved: the address it
+// names, with an issue when the register completed or dropped part of it; or, when it names
+// none, the addresses to choose from.
+func (v *validation) unitOutcome(out *outcome, u unitResult) {
 	typedField := v.unitField
 	switch u.kind {
 	case unitExact:
@@ -40,19 +58,17 @@ func (v *validation) resolve(g *group) outcome {
 		}
 		out.status, out.cands, out.confidence, out.situation = adreswijzer.VerdictInvalid, u.cands, adreswijzer.ConfidenceLow, messages.InvalidConfirmable
 		out.issues = append(out.issues, pending{code: code, field: field, unit: u.unitType, options: u.cands})
-		v.confirmed(&out)
+		v.confirmed(out)
 	}
-	if out.match == nil {
-		v.placeIssues(&out, g, &g.addrs[0])
-		return out
-	}
+}
+
+// verdict decides for the one address matched in g: valid when everything was typed as the
+// register writes it (exactUnit: the letter, toevoeging or box too), else corrected, with the
+// confidence the spec gives the correction.
+func (v *validation) verdict(out *outcome, g *group, exactUnit bool) {
 	a := out.match
-	exact := u.kind == unitExact && g.street.level == levelExact && !v.moved && !v.altered.any() &&
+	exact := exactUnit && g.street.level == levelExact && !v.moved && !v.altered.any() &&
 		(v.city.empty() || g.city.level == levelExact) && v.pcExact && a.Postcode == v.pc
-	v.placeIssues(&out, g, a)
-	if a.Planned() {
-		out.issues = append(out.issues, pending{code: adreswijzer.IssueAddressPlanned})
-	}
 	switch {
 	case exact:
 		out.status, out.confidence, out.situation = adreswijzer.VerdictValid, adreswijzer.ConfidenceHigh, messages.Valid
@@ -72,7 +88,6 @@ func (v *validation) resolve(g *group) outcome {
 			out.confidence = adreswijzer.ConfidenceLow
 		}
 	}
-	return out
 }
 
 // unitAsWritten returns the address whose toevoeging or box is address2 as typed (letter
@@ -122,6 +137,25 @@ func afterBoxWord(s string) string {
 		}
 	}
 	return s
+}
+
+// tied answers two groups that fit equally well, offering both: the same street name in two
+// postcodes of the town when no usable postcode was typed, or two streets the typed name is
+// as close to.
+func (v *validation) tied(best, tie *group) outcome {
+	cands := sortPostal(append(append([]adreswijzer.Address{}, best.addrs...), tie.addrs...))
+	p := pending{code: adreswijzer.IssueStreetMismatch, field: adreswijzer.FieldAddress1}
+	if v.zip != zipOK {
+		p = pending{code: adreswijzer.IssueFormatInvalid, field: adreswijzer.FieldZip}
+	}
+	return outcome{
+		status:     adreswijzer.VerdictAmbiguous,
+		streetHit:  &best.street,
+		cands:      cands,
+		confidence: adreswijzer.ConfidenceLow,
+		situation:  messages.Ambiguous,
+		issues:     []pending{p},
+	}
 }
 
 // bothReadings answers two readings that conflict: ambiguous, offering what each finds. Its
