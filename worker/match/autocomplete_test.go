@@ -89,7 +89,7 @@ func TestAutocomplete(t *testing.T) {
 			}
 			conforms(t, "GET", "/v1/autocomplete?"+v.Encode(), nil, resp, resp.Meta)
 			if tc.golden != "" {
-				golden(t, tc.golden, resp)
+				goldenJSON(t, tc.golden, resp)
 			}
 		})
 	}

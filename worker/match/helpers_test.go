@@ -3,45 +3,24 @@ package match
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/adreswijzer/adreswijzer"
+	"github.com/adreswijzer/adreswijzer/internal/golden"
 	"github.com/adreswijzer/adreswijzer/worker/openapi/openapitest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-// golden compares v, as indented JSON, with testdata/<name>.golden, or rewrites the file
-// with -update.
-func golden(t *testing.T, name string, v any) {
+// goldenJSON compares v, as indented JSON, with testdata/<name>.golden; go test -update
+// rewrites the file.
+func goldenJSON(t *testing.T, name string, v any) {
 	t.Helper()
 	got, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update and review the diff):\n%s", path, got)
-	}
+	golden.Compare(t, name+".golden", append(got, '\n'))
 }
 
 // conforms checks an answer against openapi.json as the HTTP layer will send it: the

@@ -105,7 +105,7 @@ func TestLookup(t *testing.T) {
 			}
 			conforms(t, "GET", lookupTarget(tc.q), nil, resp, resp.Meta)
 			if tc.golden != "" {
-				golden(t, tc.golden, resp)
+				goldenJSON(t, tc.golden, resp)
 			}
 		})
 	}

@@ -96,7 +96,7 @@ func TestSuggest(t *testing.T) {
 			}
 			conforms(t, "GET", "/v1/suggest?"+v.Encode(), nil, resp, resp.Meta)
 			if tc.golden != "" {
-				golden(t, tc.golden, resp)
+				goldenJSON(t, tc.golden, resp)
 			}
 		})
 	}

@@ -375,7 +375,7 @@ func TestValidate(t *testing.T) {
 			checkValidateShape(t, tc.req, resp)
 			conforms(t, "POST", "/v1/validate", tc.req, resp, resp.Meta)
 			if tc.golden != "" {
-				golden(t, tc.golden, resp)
+				goldenJSON(t, tc.golden, resp)
 			}
 		})
 	}
