@@ -73,7 +73,7 @@ FUZZERS := \
 	./store/best:FuzzSplitHouseNumber ./store/best:FuzzXMLAddresses ./store/best:FuzzLayoutAddresses \
 	./store/best:FuzzOfficialCSV ./store/best:FuzzXMLReadersAgree \
 	./store/memory:FuzzReadSnapshot \
-	./worker/httpapi:FuzzRawValue ./internal/query:FuzzParseAsNetURL ./worker/messages:FuzzFill ./worker/match:FuzzValidate ./worker/match:FuzzCleanText ./worker/match:FuzzExactKeys ./worker/match:FuzzLooseSigs ./worker/carrier:FuzzFields ./worker/carrier:FuzzLineHelpers .:FuzzSplitFreeForm .:FuzzReadFields ./worker/agent:FuzzSchemaMessage \
+	./worker/httpapi:FuzzRawValue ./internal/query:FuzzParseAsNetURL ./worker/messages:FuzzFill ./worker/match:FuzzValidate ./worker/match:FuzzCleanText ./worker/match:FuzzExactKeys ./worker/match:FuzzLooseSigs ./worker/carrier:FuzzFields ./worker/carrier:FuzzLineHelpers .:FuzzSplitFreeForm .:FuzzReadFields ./worker/mcpserver:FuzzSchemaMessage \
 	./gateway/agentpolicy/rpcinspect:FuzzInspect \
 	./gateway/codehost:FuzzCallback ./gateway/codehost:FuzzNormalizeEmail ./gateway/authserver:FuzzParseRegistration \
 	./wasm/form:FuzzParse ./wasm/form:FuzzQuoted ./wasm/form:FuzzEvents

@@ -15,7 +15,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
-	"github.com/adreswijzer/adreswijzer/worker/agent"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver"
 )
 
 // The plan's monthly quota, met by an agent: the call over it is a tool result the model
@@ -175,7 +175,7 @@ func TestAgentBilling(t *testing.T) {
 
 	// A batch of six: two checked, one unusable (both forms), two abroad, one an unknown
 	// number (checked: invalid).
-	var batch agent.BatchOutput
+	var batch mcpserver.BatchOutput
 	items := []any{
 		map[string]any{"id": "a", "address": weespValid},
 		map[string]any{"id": "b", "address": harenNL, "zip": "1130"},

@@ -21,7 +21,7 @@ import (
 	"github.com/adreswijzer/adreswijzer"
 	"github.com/adreswijzer/adreswijzer/gateway/agentpolicy/rpcinspect"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
-	"github.com/adreswijzer/adreswijzer/worker/agent"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver"
 )
 
 // The agent interface through the gateway, in front of the real worker, driven by the MCP
@@ -98,9 +98,9 @@ func toolText(res *mcp.CallToolResult) string {
 }
 
 // mustVerify calls verify_address and wants a result, not a tool error.
-func mustVerify(t *testing.T, cs *mcp.ClientSession, args map[string]any) agent.VerifyOutput {
+func mustVerify(t *testing.T, cs *mcp.ClientSession, args map[string]any) mcpserver.VerifyOutput {
 	t.Helper()
-	var out agent.VerifyOutput
+	var out mcpserver.VerifyOutput
 	if res := callTool(t, cs, rpcinspect.ToolVerify, args, &out); res.IsError {
 		t.Fatalf("verify_address: tool error %q", toolText(res))
 	}
@@ -157,7 +157,7 @@ func TestAgentTools(t *testing.T) {
 				t.Errorf("tools %v, want %v", names, want)
 			}
 
-			var countries agent.CountriesOutput
+			var countries mcpserver.CountriesOutput
 			callTool(t, cs, rpcinspect.ToolListCountries, map[string]any{}, &countries)
 			if len(countries.Countries) != 2 || !countries.Countries[0].Available || !countries.Countries[1].Available {
 				t.Errorf("countries %+v", countries)
@@ -177,7 +177,7 @@ func TestAgentTools(t *testing.T) {
 			if len(lookup.Addresses) != 2 || len(lookup.Additions) != 2 || *lookup.Additions[0] != "ben" || *lookup.Additions[1] != "bov" {
 				t.Errorf("lookup 1381 CS 16: %d addresses, additions %v", len(lookup.Addresses), lookup.Additions)
 			}
-			var sug agent.SuggestOutput
+			var sug mcpserver.SuggestOutput
 			callTool(t, cs, rpcinspect.ToolSuggest, map[string]any{"country": "NL", "query": "Hugo de Grootlaan 16"}, &sug)
 			if len(sug.Suggestions) == 0 || !strings.Contains(sug.Suggestions[0].Label, "Hugo de Grootlaan") {
 				t.Errorf("suggest: %+v", sug.Suggestions)
@@ -208,7 +208,7 @@ func TestAgentTools(t *testing.T) {
 			// A batch of 30 comes back in its order.
 			addrs := []string{weespValid, harenNL, malmedy, weespUnknown, lembeekBox}
 			status := []string{"valid", "valid", "valid", "invalid", "valid"}
-			var batch agent.BatchOutput
+			var batch mcpserver.BatchOutput
 			if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(30, addrs...), &batch); res.IsError {
 				t.Fatalf("batch: %s", toolText(res))
 			}
@@ -240,7 +240,7 @@ func TestAgentBatchCounting(t *testing.T) {
 		// No refill within the test: only the burst is there to spend.
 		extra: agentExtension("rate 1/h burst 40")})
 	cs := g.connectAgent(t, g.secrets["live"], "2025-06-18")
-	var batch agent.BatchOutput
+	var batch mcpserver.BatchOutput
 	if res := callTool(t, cs, rpcinspect.ToolVerifyBatch, batchOf(30, weespValid, harenNL, malmedy), &batch); res.IsError || len(batch.Results) != 30 {
 		t.Fatalf("batch of 30: %s", toolText(res))
 	}
@@ -264,10 +264,10 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-// The official MCP TypeScript SDK's client (worker/agent/e2e/client.mjs) through the
+// The official MCP TypeScript SDK's client (worker/mcpserver/e2e/client.mjs) through the
 // gateway, with an API key, as an agent host built on it connects. A validating proxy in
 // front of the gateway checks its exchanges against openapi.json. It fails when node or the
-// npm packages are missing (CI runs `npm ci` in worker/agent/e2e first), unless
+// npm packages are missing (CI runs `npm ci` in worker/mcpserver/e2e first), unless
 // ADRESWIJZER_SKIP_NODE=1 says on purpose that this machine has no Node.
 func TestAgentTypeScriptClient(t *testing.T) {
 	if os.Getenv("ADRESWIJZER_SKIP_NODE") == "1" {
@@ -277,9 +277,9 @@ func TestAgentTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatal("node not found: install Node.js 20 or set ADRESWIJZER_SKIP_NODE=1")
 	}
-	e2e := filepath.Join("..", "worker", "agent", "e2e")
+	e2e := filepath.Join("..", "worker", "mcpserver", "e2e")
 	if _, err := os.Stat(filepath.Join(e2e, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Fatal("worker/agent/e2e/node_modules missing: run `npm ci` there, or set ADRESWIJZER_SKIP_NODE=1")
+		t.Fatal("worker/mcpserver/e2e/node_modules missing: run `npm ci` there, or set ADRESWIJZER_SKIP_NODE=1")
 	}
 	// A plan of two verifications: the client's third meets the quota.
 	g := startGateway(t, gatewayConfig{upstream: upstream(t), extra: "plan two 2\n\t\t\t" + agentExtension(),
@@ -308,7 +308,7 @@ func TestAgentTypeScriptClient(t *testing.T) {
 		Tools           []struct{ Name string }
 		Result          struct {
 			IsError           bool `json:"isError"`
-			StructuredContent agent.VerifyOutput
+			StructuredContent mcpserver.VerifyOutput
 		}
 		Refused struct {
 			IsError bool `json:"isError"`

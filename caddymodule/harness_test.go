@@ -25,7 +25,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
-	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver/mcpservertest"
 	"github.com/adreswijzer/adreswijzer/worker/openapi/openapitest"
 )
 
@@ -113,7 +113,7 @@ type gw struct {
 	client  *http.Client
 	// tools checks the tool results of /mcp against the worker's tool schemas; nil in front
 	// of gatewaytest's stand-in.
-	tools *agenttest.Tools
+	tools *mcpservertest.Tools
 }
 
 func startGateway(t testing.TB, c gatewayConfig) *gw {

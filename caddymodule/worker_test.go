@@ -20,7 +20,7 @@ import (
 
 	"github.com/adreswijzer/adreswijzer/gateway/gatewaytest"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
-	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver/mcpservertest"
 )
 
 // The gateway is tested in front of a real register worker: bin/worker, built from this
@@ -127,8 +127,8 @@ func startWorker(t testing.TB) (string, error) {
 }
 
 // toolSchemas are the tool schemas the real worker publishes, which every tool result of
-// these tests is checked against (see agenttest), listed once, straight from the worker.
-func toolSchemas(t testing.TB) *agenttest.Tools {
+// these tests is checked against (see mcpservertest), listed once, straight from the worker.
+func toolSchemas(t testing.TB) *mcpservertest.Tools {
 	t.Helper()
 	base := upstream(t)
 	toolsOnce.Do(func() {
@@ -139,7 +139,7 @@ func toolSchemas(t testing.TB) *agenttest.Tools {
 			t.Fatalf("connect to the worker: %v", err)
 		}
 		defer cs.Close()
-		tools = agenttest.New(t, cs)
+		tools = mcpservertest.New(t, cs)
 	})
 	if tools == nil {
 		t.Fatal("the worker's tool schemas could not be listed: see the first test that failed")
@@ -149,7 +149,7 @@ func toolSchemas(t testing.TB) *agenttest.Tools {
 
 var (
 	toolsOnce sync.Once
-	tools     *agenttest.Tools
+	tools     *mcpservertest.Tools
 )
 
 // realWorker reports whether url is the real worker, whose tool results the tests check

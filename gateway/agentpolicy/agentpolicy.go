@@ -16,7 +16,7 @@
 // address as given" where an HTTP error would only tell the host that something failed.
 //
 // This is the gateway's side of the agent interface; the MCP server that answers the tool
-// calls runs in the workers (worker/agent), and the Caddy module that configures this policy
+// calls runs in the workers (worker/mcpserver), and the Caddy module that configures this policy
 // is caddymodule's AgentExtension.
 package agentpolicy
 

@@ -26,7 +26,7 @@ import (
 	"github.com/adreswijzer/adreswijzer/gateway/keys"
 	"github.com/adreswijzer/adreswijzer/gateway/limit"
 	"github.com/adreswijzer/adreswijzer/gateway/usage"
-	worker "github.com/adreswijzer/adreswijzer/worker/agent"
+	worker "github.com/adreswijzer/adreswijzer/worker/mcpserver"
 )
 
 const resource = "https://api.adreswijzer.example/mcp"

@@ -29,7 +29,7 @@ var microBenchmarks = []struct{ pkg, pattern, benchtime string }{
 	{"./worker/match", "^BenchmarkIndexNational$", "1x"},
 	{"./worker/match", "^(BenchmarkSuggestNational|BenchmarkValidate|BenchmarkLookup|BenchmarkAutocomplete)$", "2s"},
 	{"./worker/httpapi", "^BenchmarkHandler$", "1s"},
-	{"./worker/agent", ".", "1s"},
+	{"./worker/mcpserver", ".", "1s"},
 	{"./gateway", "^BenchmarkDecide$", "1s"},
 	{"./gateway/agentpolicy", ".", "1s"},
 	{"./gateway/agentpolicy/oauth", ".", "1s"},

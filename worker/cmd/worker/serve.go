@@ -20,10 +20,10 @@ import (
 	"github.com/adreswijzer/adreswijzer/store/cached"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
-	"github.com/adreswijzer/adreswijzer/worker/agent"
 	"github.com/adreswijzer/adreswijzer/worker/gcpace"
 	"github.com/adreswijzer/adreswijzer/worker/httpapi"
 	"github.com/adreswijzer/adreswijzer/worker/match"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver"
 )
 
 // serveConfig is a parsed serve command line.
@@ -115,7 +115,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	// The registers loaded, the collector is paced by what requests allocate.
 	gcpace.Run(ctx, cfg.gcHeadroomMB<<20, 10*time.Second, log)
 	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, LogEvery: cfg.logEvery, SlowRequest: cfg.slowRequest, Registry: reg,
-		MCP: agent.NewHandler(engine, agent.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
+		MCP: mcpserver.NewHandler(engine, mcpserver.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"
 	}

@@ -1,8 +1,8 @@
-// Package agenttest holds every tool result of a test to the tool schemas the agent interface
-// publishes (tools/list), as openapitest holds every HTTP exchange to openapi.json: the
-// schemas an agent is shown and the answers it gets cannot drift apart unnoticed.
+// Package mcpservertest holds every tool result of a test to the tool schemas the worker's MCP
+// server publishes (tools/list), as openapitest holds every HTTP exchange to openapi.json:
+// the schemas an agent is shown and the answers it gets cannot drift apart unnoticed.
 //
-//	tools := agenttest.New(t, session) // lists the tools once
+//	tools := mcpservertest.New(t, session) // lists the tools once
 //	res, err := session.CallTool(ctx, params)
 //	tools.Check(t, params.Name, res)
 //
@@ -16,7 +16,7 @@
 //     would refuse anything else.
 //   - isError is set exactly when the structured content is a refusal, and then the first
 //     text content is the refusal's message, which the model reads.
-package agenttest
+package mcpservertest
 
 import (
 	"context"

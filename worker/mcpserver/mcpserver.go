@@ -1,14 +1,14 @@
-// Package agent is the agent interface of the register worker: an MCP server (streamable
-// HTTP) with the five tools of the specification, which the worker mounts at /mcp. The tools
-// call the matching engine in-process, so an agent gets the same verdicts, messages and
-// dataset versions as the REST interface.
+// Package mcpserver is the register worker's side of the agent interface: the MCP server
+// (streamable HTTP) with the five tools of the specification, which the worker mounts at
+// /mcp. The tools call the matching engine in-process, so an agent gets the same verdicts,
+// messages and dataset versions as the REST interface.
 //
 // The server is stateless (protocol revision 2026-07-28, which needs no session, and the
 // 2025-era revisions through initialize): every request can go to any worker behind the
 // gateway, and no answer is kept. Authentication, the OAuth metadata and the agent limits
 // are the gateway's (gateway/agentpolicy: oauth, limits, rpcinspect); the tool names that
 // decide a call's cost are shared with it through rpcinspect.
-package agent
+package mcpserver
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package agent
+package mcpserver
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Fatal("node not found: install Node.js 20 or set ADRESWIJZER_SKIP_NODE=1")
 	}
 	if _, err := os.Stat(filepath.Join("e2e", "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Fatal("e2e/node_modules missing: run `npm ci` in worker/agent/e2e, or set ADRESWIJZER_SKIP_NODE=1")
+		t.Fatal("e2e/node_modules missing: run `npm ci` in worker/mcpserver/e2e, or set ADRESWIJZER_SKIP_NODE=1")
 	}
 	store := sampleData(t)
 	engine := match.New(store, match.Options{})

@@ -3,7 +3,7 @@
 // and verifies two more, and prints what it saw as one JSON line.
 // Usage: node client.mjs <url of /mcp>; with ADRESWIJZER_BEARER set it sends that credential,
 // as an agent host sends the API key it was configured with. The Go tests TestTypeScriptClient
-// (worker/agent, straight at a worker) and the gateway's agent test (through the gateway) run it.
+// (worker/mcpserver, straight at a worker) and the gateway's agent test (through the gateway) run it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 

@@ -1,4 +1,4 @@
-package agent
+package mcpserver
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/storetest"
 	"github.com/adreswijzer/adreswijzer/store/storetest/samples"
-	"github.com/adreswijzer/adreswijzer/worker/agent/agenttest"
 	"github.com/adreswijzer/adreswijzer/worker/match"
+	"github.com/adreswijzer/adreswijzer/worker/mcpserver/mcpservertest"
 )
 
 // The tests answer from the real register samples, imported the way the worker imports
@@ -116,12 +116,12 @@ func connect(t testing.TB, url, version string) *mcp.ClientSession {
 // the same tools).
 var (
 	publishedOnce sync.Once
-	published     *agenttest.Tools
+	published     *mcpservertest.Tools
 )
 
-func toolSchemas(t testing.TB, cs *mcp.ClientSession) *agenttest.Tools {
+func toolSchemas(t testing.TB, cs *mcp.ClientSession) *mcpservertest.Tools {
 	t.Helper()
-	publishedOnce.Do(func() { published = agenttest.New(t, cs) })
+	publishedOnce.Do(func() { published = mcpservertest.New(t, cs) })
 	if published == nil {
 		t.Fatal("the tool schemas could not be listed: see the first test that failed")
 	}

@@ -1,4 +1,4 @@
-package agenttest
+package mcpservertest
 
 import (
 	"strings"
