@@ -7,7 +7,7 @@
 // entry of the old one can match; old entries age out on their own.
 //
 // It is the gateway's cache, of whole answers. A worker backed by Postgres has its own, of
-// register rows in front of the database (store/cached).
+// register addresses in front of the database (store/addresscache).
 package answercache
 
 import (

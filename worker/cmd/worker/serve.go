@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/adreswijzer/adreswijzer"
-	"github.com/adreswijzer/adreswijzer/store/cached"
+	"github.com/adreswijzer/adreswijzer/store/addresscache"
 	"github.com/adreswijzer/adreswijzer/store/memory"
 	"github.com/adreswijzer/adreswijzer/store/postgres"
 	"github.com/adreswijzer/adreswijzer/worker/gcpace"
@@ -52,7 +52,7 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	dbURL := fs.String("database-url", "", "serve from Postgres at `URL` (default $DATABASE_URL when no --snapshot is given)")
 	replica := fs.String("replica-url", "", "read addresses from this Postgres replica `URL`")
 	timeout := fs.Duration("request-timeout", httpapi.DefaultRequestTimeout, "deadline of each request; beyond it the answer is 503 (at most 1.5s, the callers' budget)")
-	cacheSize := fs.Int("cache-size", cached.DefaultEntries, "address answers cached per query kind in front of Postgres; 0 turns the cache off")
+	cacheSize := fs.Int("cache-size", addresscache.DefaultEntries, "address answers cached per query kind in front of Postgres; 0 turns the cache off")
 	metrics := fs.String("metrics-listen", "", "serve /metrics on this `ADDR`ess only (default: /metrics on --listen)")
 	gcHeadroom := fs.Uint64("gc-headroom-mb", 128, "let the heap grow this many `MB` beyond what it holds before collecting (GOGC follows the live heap; 0, or GOGC in the environment, leaves Go's pacing)")
 	accessLog := fs.String("access-log", "failures", "which requests get an access log line (`MODE`): all, or failures (5xx, and answers slower than --slow-request); the gateway's access log has every request")
@@ -210,7 +210,7 @@ func openStore(ctx context.Context, cfg serveConfig, reg *prometheus.Registry, l
 	if cfg.cacheSize == 0 {
 		return pg, pg.Close, nil
 	}
-	c := cached.New(pg, cached.Options{Entries: cfg.cacheSize})
+	c := addresscache.New(pg, addresscache.Options{Entries: cfg.cacheSize})
 	reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: "adreswijzer", Subsystem: "worker", Name: "address_cache_hits_total",

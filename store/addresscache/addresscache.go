@@ -1,13 +1,14 @@
-// Package cached puts an in-memory LRU cache in front of a Store's address queries, so that a
-// worker backed by Postgres answers the addresses people look up again and again (the
-// same checkout validated on every keystroke of a form, a shop's own warehouse) without a
-// database round trip.
+// Package addresscache puts an in-memory LRU cache of register addresses in front of a
+// Store's address queries, so that a worker backed by Postgres answers the addresses people
+// look up again and again (the same checkout validated on every keystroke of a form, a
+// shop's own warehouse) without a database round trip. The gateway's cache, of whole
+// answers, is gateway/answercache.
 //
 // Entries are keyed by the dataset they came from (country, version and activation time) as
 // well as by the query, so a newly activated dataset is never answered from the old one's
 // entries: those simply age out. The memory store needs no cache; it answers as fast as a
 // cache would.
-package cached
+package addresscache
 
 import (
 	"context"
