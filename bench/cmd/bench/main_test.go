@@ -188,7 +188,8 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("paced %s: baseline %q, p99 ratio %v", name, l.Baseline, l.RatioP99())
 		}
 	}
-	if got := checks(paced["worker validate"].Checks, paced["worker suggest"].Checks, loads["worker validate"].Checks); !slices.Equal(got, []string{"p99≤5ms", "p99≤10ms", "≥0.8×", "≥0.8× by CPU", "p99≤5ms (info)"}) {
+	if got := checks(paced["worker validate"].Checks, paced["worker suggest"].Checks, loads["worker lookup"].Checks, loads["worker validate"].Checks); !slices.Equal(got,
+		[]string{"p99≤5ms", "p99≤10ms", "≥0.8×", "≥0.8× by CPU", "≥0.5×", "≥0.5× by CPU", "p99≤5ms (info)"}) {
 		t.Errorf("targets %q", got)
 	}
 	sections := map[string]int{}
