@@ -127,6 +127,43 @@ func PIDsMatching(match func(cmdline string) bool) []int {
 	return out
 }
 
+// ProcessTree lists a process and all its descendants, found by the parent of every process
+// in /proc: a server that forks workers (nginx's master and its worker processes) is
+// measured whole.
+func ProcessTree(root int) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	children := map[int][]int{}
+	for _, d := range dirs {
+		pid, ppid, err := parentOf(d)
+		if err == nil {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	out := []int{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// parentOf reads the pid and the parent's pid from a /proc/<pid>/stat file.
+func parentOf(statPath string) (pid, ppid int, err error) {
+	b, err := os.ReadFile(statPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 2 {
+		return 0, 0, fmt.Errorf("%s: no parent field", statPath)
+	}
+	if pid, err = strconv.Atoi(filepath.Base(filepath.Dir(statPath))); err != nil {
+		return 0, 0, err
+	}
+	ppid, err = strconv.Atoi(f[1]) // state, then ppid
+	return pid, ppid, err
+}
+
 // CPUMeter sums the CPU time processes use between Start and Stop. Processes that come and
 // go during the load (the backends pgbench opens) are polled, and the last reading of each
 // is kept: a process that exits takes its CPU time out of /proc with it.

@@ -43,6 +43,7 @@ type Machine struct {
 	Wrk        string  `json:"wrk"`
 	Pgbench    string  `json:"pgbench"`
 	Postgres   string  `json:"postgres"`
+	Nginx      string  `json:"nginx,omitempty"`
 	Load1Start float64 `json:"load1_start"`
 	Load1End   float64 `json:"load1_end"`
 	// OtherCoresMedian is the median of the other tenants' cores over all loads.
@@ -97,11 +98,18 @@ type LoadRow struct {
 	// RoundRatios are the throughput ratios of every round when the load and its baseline
 	// were measured several times in turn (see MedianRound); the row is the median round's.
 	RoundRatios []float64 `json:"round_ratios,omitempty"`
-	Checks      []Check   `json:"checks,omitempty"`
+	// RoundRatiosCPU are the CPU-per-request ratios of every round when the round was
+	// chosen by them (see MedianRoundCPU).
+	RoundRatiosCPU []float64 `json:"round_ratios_cpu,omitempty"`
+	Checks         []Check   `json:"checks,omitempty"`
 }
 
-// Round is a load and its baseline measured one right after the other.
-type Round struct{ Load, Base LoadRow }
+// Round is a load and its baseline measured one right after the other, and With the loads
+// taken in the same round before them, shown for information beside them.
+type Round struct {
+	Load, Base LoadRow
+	With       []LoadRow
+}
 
 // MedianRound compares each round's load with its baseline and returns the round whose
 // throughput ratio is the median (the lower of the two middle ones for an even count, so
@@ -110,21 +118,42 @@ type Round struct{ Load, Base LoadRow }
 // variation alone; the median of rounds taken in turn moves much less, since a neighbour's
 // burst or a slow stretch of the machine falls on one round, not on all of them.
 func MedianRound(rounds []Round) Round {
+	m, ratios := medianRound(rounds, func(r LoadRow) float64 { return r.RatioRPS }, false)
+	if len(rounds) > 1 {
+		m.Load.RoundRatios = ratios
+	}
+	return m
+}
+
+// MedianRoundCPU is MedianRound for a target on server CPU per request: the round whose
+// CPU ratio (the load's cost over the baseline's) is the median, the higher of the two
+// middle ones for an even count, every round's CPU ratio in RoundRatiosCPU.
+func MedianRoundCPU(rounds []Round) Round {
+	m, ratios := medianRound(rounds, func(r LoadRow) float64 { return r.RatioUS }, true)
+	if len(rounds) > 1 {
+		m.Load.RoundRatiosCPU = ratios
+	}
+	return m
+}
+
+// medianRound compares each round's load with its baseline and returns the round of median
+// ratio, the upper middle one for an even count when upper, and every round's ratio.
+func medianRound(rounds []Round, ratio func(LoadRow) float64, upper bool) (Round, []float64) {
 	if len(rounds) == 0 {
-		return Round{}
+		return Round{}, nil
 	}
 	ratios := make([]float64, len(rounds))
 	order := make([]int, len(rounds))
 	for i := range rounds {
 		rounds[i].Load.Compare(rounds[i].Base)
-		ratios[i], order[i] = rounds[i].Load.RatioRPS, i
+		ratios[i], order[i] = ratio(rounds[i].Load), i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ratios[a], ratios[b]) })
-	m := rounds[order[(len(order)-1)/2]]
-	if len(rounds) > 1 {
-		m.Load.RoundRatios = ratios
+	mid := (len(order) - 1) / 2
+	if upper {
+		mid = len(order) / 2
 	}
-	return m
+	return rounds[order[mid]], ratios
 }
 
 // Compare fills the baseline columns from b.
@@ -149,6 +178,14 @@ func (r *LoadRow) AtLeast(ratio float64) {
 func (r *LoadRow) CPUAtLeast(ratio float64) {
 	ok := r.ServerUSPerReq > 0 && r.BaseUS/r.ServerUSPerReq >= ratio
 	r.Checks = append(r.Checks, Check{Target: fmt.Sprintf("≥%.1f× by CPU", ratio), OK: ok})
+}
+
+// CPUAtMost checks server CPU per request against a multiple of the baseline's: a budget
+// for work that costs more than its baseline by design (the gateway's policy and hop
+// against a C proxy's hop alone).
+func (r *LoadRow) CPUAtMost(ratio float64) {
+	ok := r.ServerUSPerReq > 0 && r.BaseUS > 0 && r.ServerUSPerReq <= ratio*r.BaseUS
+	r.Checks = append(r.Checks, Check{Target: fmt.Sprintf("CPU/req ≤%.1f×", ratio), OK: ok})
 }
 
 // P99Within checks the 99th percentile latency.
@@ -206,7 +243,11 @@ func (r *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "Run %s – %s (%s).\n\n", r.Started.UTC().Format("2006-01-02 15:04"), r.Finished.UTC().Format("15:04 MST"),
 		r.Finished.Sub(r.Started).Round(time.Second))
 	fmt.Fprintf(w, "- Machine: %s, %d cores, %.1f GiB, kernel %s\n", m.CPU, m.Cores, m.MemoryGiB, m.Kernel)
-	fmt.Fprintf(w, "- Software: %s, %s, %s, %s\n", m.Go, m.Wrk, m.Pgbench, m.Postgres)
+	sw := []string{m.Go, m.Wrk, m.Pgbench, m.Postgres}
+	if m.Nginx != "" {
+		sw = append(sw, m.Nginx)
+	}
+	fmt.Fprintf(w, "- Software: %s\n", strings.Join(sw, ", "))
 	fmt.Fprintf(w, "- Load average (1 min): %.2f at the start, %.2f at the end; other tenants' cores during the loads: median %.2f\n",
 		m.Load1Start, m.Load1End, m.OtherCoresMedian)
 	s := r.Sizes
@@ -242,7 +283,7 @@ func (r *Report) Markdown(w io.Writer) {
 				name += " (" + l.ErrorText + ")"
 			}
 			t.add(name, strconv.Itoa(l.Conns), thousands(l.RPS), l.Baseline, thousandsOrDash(l.BaseRPS), roundsRatio(l),
-				fmt.Sprintf("%.2f", l.P50), fmt.Sprintf("%.2f", l.P99), p99OrDash(l), fmt.Sprintf("%.1f", l.ServerUSPerReq), ratio(l.RatioUS),
+				fmt.Sprintf("%.2f", l.P50), fmt.Sprintf("%.2f", l.P99), p99OrDash(l), fmt.Sprintf("%.1f", l.ServerUSPerReq), roundsRatioCPU(l),
 				checks(l.Checks), fmt.Sprintf("%.2f", l.Load1), fmt.Sprintf("%.2f", l.ClientCPU/max(l.Wall, 1e-9)), fmt.Sprintf("%.2f", l.OtherCores))
 		}
 		t.write(w)
@@ -298,7 +339,7 @@ func (r *Report) missed() []string {
 	for _, l := range r.Loads {
 		if t := failed(l.Checks); t != "" {
 			out = append(out, fmt.Sprintf("%s, c%d: %s req/s = %s %s, server CPU per request %s its, p99 %.2f ms; target %s",
-				l.Name, l.Conns, thousands(l.RPS), roundsRatio(l), l.Baseline, ratio(l.RatioUS), l.P99, t))
+				l.Name, l.Conns, thousands(l.RPS), roundsRatio(l), l.Baseline, roundsRatioCPU(l), l.P99, t))
 		}
 	}
 	for _, l := range r.Paced {
@@ -378,15 +419,21 @@ func checks(cs []Check) string {
 }
 
 // roundsRatio is a load's throughput ratio, and with several rounds every round's beside it.
-func roundsRatio(l LoadRow) string {
-	if len(l.RoundRatios) < 2 {
-		return ratio(l.RatioRPS)
+func roundsRatio(l LoadRow) string { return withRounds(l.RatioRPS, l.RoundRatios) }
+
+// roundsRatioCPU is a load's CPU-per-request ratio, with every round's when the round was
+// chosen by it.
+func roundsRatioCPU(l LoadRow) string { return withRounds(l.RatioUS, l.RoundRatiosCPU) }
+
+func withRounds(v float64, rounds []float64) string {
+	if len(rounds) < 2 {
+		return ratio(v)
 	}
-	parts := make([]string, len(l.RoundRatios))
-	for i, r := range l.RoundRatios {
+	parts := make([]string, len(rounds))
+	for i, r := range rounds {
 		parts[i] = fmt.Sprintf("%.2f", r)
 	}
-	return ratio(l.RatioRPS) + " (median of " + strings.Join(parts, ", ") + ")"
+	return ratio(v) + " (median of " + strings.Join(parts, ", ") + ")"
 }
 
 func ratio(v float64) string {

@@ -2,9 +2,11 @@ package measure
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -67,6 +69,51 @@ func TestMedianRound(t *testing.T) {
 	}
 	if m := MedianRound([]Round{round(900, 1000)}); m.Load.RatioRPS != 0.9 || m.Load.RoundRatios != nil {
 		t.Errorf("one round: %+v", m.Load)
+	}
+}
+
+// A budget on CPU per request against a baseline that does less (the gateway against
+// nginx's hop): the round is chosen by the CPU ratio, the worse middle one for an even
+// count, and the table shows every round's CPU ratio beside it.
+func TestCPUAtMostAndMedianRoundCPU(t *testing.T) {
+	round := func(loadUS, baseUS float64) Round {
+		return Round{
+			Load: LoadRow{Conns: 32, Run: Run{Name: "gateway → worker, uncached lookup", Stats: Stats{RPS: 5000}, ServerUSPerReq: loadUS}},
+			Base: LoadRow{Conns: 32, Run: Run{Name: "nginx → worker", Stats: Stats{RPS: 9000}, ServerUSPerReq: baseUS}},
+			With: []LoadRow{{Run: Run{Name: "nginx → trivial handler", ServerUSPerReq: baseUS / 2}}},
+		}
+	}
+	m := MedianRoundCPU([]Round{round(160, 100), round(140, 100), round(120, 100)})
+	if m.Load.ServerUSPerReq != 140 || m.Load.RatioUS != 1.4 || m.Load.Baseline != "nginx → worker" || m.Load.RoundRatios != nil {
+		t.Errorf("median round %+v", m.Load)
+	}
+	if !slices.Equal(m.Load.RoundRatiosCPU, []float64{1.6, 1.4, 1.2}) || len(m.With) != 1 || m.With[0].ServerUSPerReq != 50 {
+		t.Errorf("round ratios %v, with %+v", m.Load.RoundRatiosCPU, m.With)
+	}
+	m.Load.CPUAtMost(1.5)
+	if got := checks(m.Load.Checks); got != "CPU/req ≤1.5× pass" {
+		t.Errorf("checks %q", got)
+	}
+	if m := MedianRoundCPU([]Round{round(120, 100), round(160, 100)}); m.Load.ServerUSPerReq != 160 {
+		t.Errorf("even count: the round of CPU ratio %v stands for both", m.Load.RatioUS)
+	}
+	over := round(151, 100).Load
+	over.Compare(round(151, 100).Base)
+	over.CPUAtMost(1.5)
+	unmeasured := LoadRow{Run: Run{Name: "no requests"}}
+	unmeasured.Compare(round(0, 100).Base)
+	unmeasured.CPUAtMost(1.5)
+	if over.Checks[0].OK || unmeasured.Checks[0].OK {
+		t.Errorf("1.51× passed %v, no CPU figure passed %v", over.Checks, unmeasured.Checks)
+	}
+	rep := &Report{Loads: []LoadRow{m.Base, m.Load, over}}
+	var md strings.Builder
+	rep.Markdown(&md)
+	if !strings.Contains(md.String(), "1.40× (median of 1.60, 1.40, 1.20)") {
+		t.Errorf("the table does not show the CPU rounds:\n%s", md.String())
+	}
+	if missed := rep.missed(); len(missed) != 1 || !strings.HasSuffix(missed[0], "server CPU per request 1.51× its, p99 0.00 ms; target CPU/req ≤1.5×") {
+		t.Errorf("missed %q", missed)
 	}
 }
 
@@ -165,5 +212,33 @@ func TestCPUMeterCountsTheProcess(t *testing.T) {
 	}
 	if pids := PIDsMatching(func(string) bool { return true }); len(pids) == 0 {
 		t.Error("no processes at all")
+	}
+}
+
+// A server that forks its workers is measured with them, grandchildren included.
+func TestProcessTree(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sh -c 'sleep 30 & wait' & sleep 30 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	var tree []int
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		// the shell, its sleep and its child shell, and that one's sleep
+		if tree = ProcessTree(cmd.Process.Pid); len(tree) == 4 {
+			break
+		}
+	}
+	if len(tree) != 4 || tree[0] != cmd.Process.Pid {
+		t.Fatalf("tree of the shell %d: %v", cmd.Process.Pid, tree)
+	}
+	for _, pid := range tree[1:] {
+		if _, err := ProcCPU(pid); err != nil {
+			t.Errorf("%d: %v", pid, err)
+		}
+	}
+	if tree := ProcessTree(os.Getpid()); slices.Contains(tree, os.Getppid()) || tree[0] != os.Getpid() {
+		t.Errorf("the test's own tree %v holds its parent", tree)
 	}
 }

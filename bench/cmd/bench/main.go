@@ -1,12 +1,13 @@
 // Command bench is `make bench`: in one run on 127.0.0.1 it measures the baselines (a
-// trivial Go handler, Caddy answering by itself and proxying to that handler, pgbench point
-// selects), generates national-size synthetic registers with bench/gen, imports them into
-// memory and into Postgres, loads the worker and the gateway with wrk (flat out) and the
-// worker with paced loads at a constant rate (vegeta: the latency at that rate), collects
-// the Go micro-benchmarks and the WASM size, and prints every figure next to the baseline it is
-// compared with, measured in the same run. The machine it was written for has two shared
-// cores, so absolute figures vary with the neighbours; the ratios, and the CPU cost per
-// request read from /proc, hold up much better.
+// trivial Go handler, Caddy answering by itself and proxying to that handler, nginx proxying
+// to that handler and to the worker, pgbench point selects), generates national-size
+// synthetic registers with bench/gen, imports them into memory and into Postgres, loads the
+// worker and the gateway with wrk (flat out) and the worker with paced loads at a constant
+// rate (vegeta: the latency at that rate), collects the Go micro-benchmarks and the WASM
+// size, and prints every figure next to the baseline it is compared with, measured in the
+// same run. The machine it was written for has two shared cores, so absolute figures vary
+// with the neighbours; the ratios, and the CPU cost per request read from /proc, hold up
+// much better.
 //
 //	go run ./bench/cmd/bench                       # national size, 18–25 minutes on two cores
 //	go run ./bench/cmd/bench -scale 0.1            # a tenth of it
@@ -19,9 +20,10 @@
 //
 // It expects bin/worker, bin/gateway, widget/adreswijzer.wasm and widget/dist (make build),
 // which it copies before it starts, Debian's Chromium for the address form, wrk and pgbench
-// on the PATH, and a Postgres on 127.0.0.1:5432
-// where it may create and drop scratch databases. Every load is bounded (wrk -d, pgbench
-// -T, the paced loads' -duration and request timeout) and goes to 127.0.0.1 only.
+// on the PATH, nginx (Debian's nginx-light; the run starts its own with a configuration of
+// its own, no system service), and a Postgres on 127.0.0.1:5432 where it may create and
+// drop scratch databases. Every load is bounded (wrk -d, pgbench -T, the paced loads'
+// -duration and request timeout) and goes to 127.0.0.1 only.
 package main
 
 import (

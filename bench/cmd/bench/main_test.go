@@ -139,8 +139,12 @@ func TestQuickRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	loads := map[string]measure.LoadRow{}
+	caddyHop := 0 // Caddy's hop alone, against nginx's
 	for _, l := range rep.Loads {
 		loads[l.Name] = l
+		if l.Name == "Caddy → trivial handler" && l.Baseline == "nginx → trivial handler" && l.RatioUS > 0 {
+			caddyHop++
+		}
 		if l.Requests == 0 || l.Errors > 0 || l.ServerCPU <= 0 {
 			t.Errorf("%s: %d requests, %d errors (%s), %.2f s server CPU", l.Name, l.Requests, l.Errors, l.ErrorText, l.ServerCPU)
 		}
@@ -156,7 +160,9 @@ func TestQuickRun(t *testing.T) {
 		"Caddy static respond":                 "",
 		"gateway → worker, cached lookup":      "Caddy static respond",
 		"Caddy → trivial handler":              "",
-		"gateway → worker, uncached lookup":    "Caddy → trivial handler",
+		"nginx → trivial handler":              "",
+		"nginx → worker, lookup":               "nginx → trivial handler",
+		"gateway → worker, uncached lookup":    "nginx → worker, lookup",
 		"gateway policy → trivial handler":     "Caddy → trivial handler",
 		"Caddy → worker, lookup":               "Caddy → trivial handler",
 		"pgbench -S point select":              "",
@@ -188,7 +194,12 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("paced %s: baseline %q, p99 ratio %v", name, l.Baseline, l.RatioP99())
 		}
 	}
-	if got := checks(paced["worker validate"].Checks, paced["worker suggest"].Checks, loads["worker validate"].Checks); !slices.Equal(got, []string{"p99≤5ms", "p99≤10ms", "≥0.8×", "≥0.8× by CPU", "p99≤5ms (info)"}) {
+	if caddyHop != 1 {
+		t.Errorf("%d rows of Caddy's hop alone against nginx's at one concurrency", caddyHop)
+	}
+	if got := checks(paced["worker validate"].Checks, paced["worker suggest"].Checks, loads["worker lookup"].Checks, loads["worker validate"].Checks,
+		loads["gateway → worker, cached lookup"].Checks, loads["gateway → worker, uncached lookup"].Checks, loads["nginx → worker, lookup"].Checks); !slices.Equal(got,
+		[]string{"p99≤5ms", "p99≤10ms", "≥0.8×", "≥0.8× by CPU", "≥0.5×", "≥0.5× by CPU", "p99≤5ms (info)", "≥0.8×", "CPU/req ≤1.5×"}) {
 		t.Errorf("targets %q", got)
 	}
 	sections := map[string]int{}

@@ -210,6 +210,11 @@ func preflight(cfg config) error {
 			return fmt.Errorf("%s is needed: %w", t, err)
 		}
 	}
+	if !cfg.skip["gateway"] {
+		if _, err := nginxPath(); err != nil {
+			return err
+		}
+	}
 	var bins []string
 	if !cfg.skip["registers"] {
 		bins = append(bins, cfg.worker)
@@ -518,15 +523,23 @@ type loadSpec struct {
 	checks     func(*measure.LoadRow)
 }
 
-// workerLoads are held to 0.8× the trivial handler, by throughput and by CPU per request.
-// Validate and suggest have latency limits on the memory store, which hold at a realistic
-// rate: flat out, wrk's p99 is queueing, so there the limits are only shown beside it.
+// workerLoads are held to a share of the trivial handler, by throughput and by CPU per
+// request: a lookup, whose answer is the same for every caller, to 0.8; validate, suggest
+// and autocomplete, which match what was typed, to 0.5. Validate and suggest have latency
+// limits on the memory store, which hold at a realistic rate: flat out, wrk's p99 is
+// queueing, so there the limits are only shown beside it.
 var workerLoads = []loadSpec{
-	{"worker lookup", keysLookup, func(r *measure.LoadRow) { nearTrivial(r) }},
-	{"worker validate", keysValidate, func(r *measure.LoadRow) { nearTrivial(r); r.P99Info(validateP99) }},
-	{"worker suggest", keysSuggest, func(r *measure.LoadRow) { nearTrivial(r); r.P99Info(suggestP99) }},
-	{"worker autocomplete", keysAutocomplete, nearTrivial},
+	{"worker lookup", keysLookup, func(r *measure.LoadRow) { nearTrivial(r, lookupShare) }},
+	{"worker validate", keysValidate, func(r *measure.LoadRow) { nearTrivial(r, matchShare); r.P99Info(validateP99) }},
+	{"worker suggest", keysSuggest, func(r *measure.LoadRow) { nearTrivial(r, matchShare); r.P99Info(suggestP99) }},
+	{"worker autocomplete", keysAutocomplete, func(r *measure.LoadRow) { nearTrivial(r, matchShare) }},
 }
+
+// Shares of the trivial handler the worker's routes are held to.
+const (
+	lookupShare = 0.8
+	matchShare  = 0.5 // validate, suggest, autocomplete
+)
 
 // Latency limits of the worker on the memory store, in milliseconds.
 const (
@@ -543,7 +556,7 @@ var pacedLoads = []loadSpec{
 	{"worker autocomplete", keysAutocomplete, nil},
 }
 
-func nearTrivial(r *measure.LoadRow) { r.AtLeast(0.8); r.CPUAtLeast(0.8) }
+func nearTrivial(r *measure.LoadRow, share float64) { r.AtLeast(share); r.CPUAtLeast(share) }
 
 func (b *benchRun) workerLoads(ctx context.Context) error {
 	ports, err := freePorts(3)
@@ -690,14 +703,23 @@ func (b *benchRun) workerMemory(metrics string, pid int, ready float64) error {
 	return nil
 }
 
-// gatewayLoads puts the gateway in front of the worker and the trivial handler that the
-// worker loads started.
+// Gateway targets. A cached lookup is held to Caddy answering the same body by itself; an
+// uncached one, by CPU per request, to nginx doing the same hop to the same worker: the
+// gateway's policy and its Caddy hop may cost half as much again as the hop at its leanest.
+const (
+	cachedShare    = 0.8 // of Caddy's static respond, by throughput
+	uncachedBudget = 1.5 // × nginx → worker's server CPU per request
+)
+
+// gatewayLoads puts the gateway, and nginx as its anchor, in front of the worker and the
+// trivial handler that the worker loads started.
 func (b *benchRun) gatewayLoads(ctx context.Context) error {
-	ps, err := freePorts(6)
+	ps, err := freePorts(8)
 	if err != nil {
 		return err
 	}
 	p := gatewayPorts{static: ps[0], proxy: ps[1], cached: ps[2], uncached: ps[3], policyTrivial: ps[4], proxyWorker: ps[5]}
+	np := nginxPorts{worker: ps[6], trivial: ps[7]}
 	secret, err := createKey(ctx, b.cfg, b.work)
 	if err != nil {
 		return err
@@ -751,8 +773,17 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("Gateway check: after warming, %d of %d cached lookups answered 200 with X-Cache: HIT (%d answered 200); %d of 200 uncached lookups answered 200.",
-		hits, min(200, b.cfg.hotKeys), ok, uok))
+	ng, ngPIDs, err := b.startNginx(ctx, np)
+	if err != nil {
+		return err
+	}
+	defer b.stop(ng)
+	nok, _, _, err := checkKeys(url(np.worker), filepath.Join(b.keys, keysLookup), "", 200, "")
+	if err != nil {
+		return err
+	}
+	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("Gateway check: after warming, %d of %d cached lookups answered 200 with X-Cache: HIT (%d answered 200); %d of 200 uncached lookups answered 200; %d of 200 lookups through nginx answered 200.",
+		hits, min(200, b.cfg.hotKeys), ok, uok, nok))
 
 	fmt.Fprintln(b.log, "gateway loads")
 	gw, wk, tv := g.pid(), b.worker.pid(), b.trivial.pid()
@@ -765,19 +796,30 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 	proxyBase := func(c int) func() (measure.LoadRow, error) {
 		return site("Caddy → trivial handler", c, p.proxy, keysLookup, "", gw, tv)
 	}
+	nginxSite := func(name string, c, port int, pids ...int) func() (measure.LoadRow, error) {
+		return site(name, c, port, keysLookup, "", append(slices.Clone(ngPIDs), pids...)...)
+	}
 	for _, c := range b.cfg.conns {
-		cached, err := b.inTurn(site("gateway → worker, cached lookup", c, p.cached, keysLookupHot, secret, gw, wk),
+		cached, err := b.inTurn(measure.MedianRound, site("gateway → worker, cached lookup", c, p.cached, keysLookupHot, secret, gw, wk),
 			site("Caddy static respond", c, p.static, keysLookup, "", gw))
 		if err != nil {
 			return err
 		}
-		cached.Load.AtLeast(0.6)
-		uncached, err := b.inTurn(site("gateway → worker, uncached lookup", c, p.uncached, keysLookup, secret, gw, wk), proxyBase(c))
+		cached.Load.AtLeast(cachedShare)
+		// The uncached lookup against nginx in front of the same worker, each round with
+		// both proxies in front of the trivial handler before them: the hop alone, nginx's
+		// and Caddy's, for information.
+		uncached, err := b.inTurn(measure.MedianRoundCPU, site("gateway → worker, uncached lookup", c, p.uncached, keysLookup, secret, gw, wk),
+			nginxSite("nginx → worker, lookup", c, np.worker, wk),
+			nginxSite("nginx → trivial handler", c, np.trivial, tv), proxyBase(c))
 		if err != nil {
 			return err
 		}
-		uncached.Load.AtLeast(0.8)
-		b.rep.Loads = append(b.rep.Loads, cached.Base, cached.Load, uncached.Base, uncached.Load)
+		uncached.Load.CPUAtMost(uncachedBudget)
+		hopNginx, hopCaddy := uncached.With[0], uncached.With[1]
+		hopCaddy.Compare(hopNginx)
+		uncached.Base.Compare(hopNginx)
+		b.rep.Loads = append(b.rep.Loads, cached.Base, cached.Load, hopNginx, hopCaddy, uncached.Base, uncached.Load)
 	}
 	// The uncached load's two halves, at the middle concurrency, each against the proxy
 	// baseline measured in turn with it: what the gateway's policy adds to Caddy's proxy hop
@@ -789,7 +831,7 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 		site("gateway policy → trivial handler", c, p.policyTrivial, keysLookup, secret, gw, tv),
 		site("Caddy → worker, lookup", c, p.proxyWorker, keysLookup, "", gw, wk),
 	} {
-		r, err := b.inTurn(half, proxyBase(c))
+		r, err := b.inTurn(measure.MedianRound, half, proxyBase(c))
 		if err != nil {
 			return err
 		}
@@ -798,22 +840,31 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 	return nil
 }
 
-// inTurn measures a load and its baseline -rounds times, the baseline first in each round,
-// and returns the round of median ratio (measure.MedianRound).
-func (b *benchRun) inTurn(load, baseline func() (measure.LoadRow, error)) (measure.Round, error) {
+// inTurn measures a load and its baseline -rounds times, the baseline right before the
+// load in each round and the loads of with before both, and returns the round that median
+// chooses (measure.MedianRound by throughput, MedianRoundCPU by CPU per request).
+func (b *benchRun) inTurn(median func([]measure.Round) measure.Round, load, baseline func() (measure.LoadRow, error),
+	with ...func() (measure.LoadRow, error)) (measure.Round, error) {
 	rounds := make([]measure.Round, 0, b.cfg.rounds)
 	for range b.cfg.rounds {
-		base, err := baseline()
-		if err != nil {
+		var r measure.Round
+		for _, w := range with {
+			row, err := w()
+			if err != nil {
+				return measure.Round{}, err
+			}
+			r.With = append(r.With, row)
+		}
+		var err error
+		if r.Base, err = baseline(); err != nil {
 			return measure.Round{}, err
 		}
-		l, err := load()
-		if err != nil {
+		if r.Load, err = load(); err != nil {
 			return measure.Round{}, err
 		}
-		rounds = append(rounds, measure.Round{Load: l, Base: base})
+		rounds = append(rounds, r)
 	}
-	return measure.MedianRound(rounds), nil
+	return median(rounds), nil
 }
 
 func (b *benchRun) postgresLoads(ctx context.Context) error {
@@ -883,5 +934,6 @@ func machine(ctx context.Context, pg pgTarget) measure.Machine {
 		m.Pgbench = strings.TrimSpace(string(out))
 	}
 	m.Postgres = pg.version(ctx)
+	m.Nginx = nginxVersion(ctx)
 	return m
 }
