@@ -125,6 +125,9 @@ func (t *Transport) get(ctx context.Context, host string) (*conn, error) {
 		}
 		c.nc.Close()
 	}
+	if t.idle != nil {
+		t.idle[host] = cs
+	}
 	t.mu.Unlock()
 	return t.dial(ctx, host)
 }

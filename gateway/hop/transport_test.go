@@ -175,6 +175,28 @@ func TestRetriesAConnectionClosedWhileIdle(t *testing.T) {
 	}
 }
 
+// Connections idle for longer than IdleTimeout are closed, not used.
+func TestIdleTimeout(t *testing.T) {
+	w := newWorker(t, func(rw http.ResponseWriter, _ *http.Request) { io.WriteString(rw, "ok") })
+	tr := &hop.Transport{IdleTimeout: 30 * time.Millisecond, MaxIdle: 4}
+	defer tr.Close()
+	// Two connections idle at once, then both too old.
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { get(t, tr, w.URL+"/") })
+	}
+	wg.Wait()
+	time.Sleep(60 * time.Millisecond)
+	for i := range 3 {
+		if _, body, err := get(t, tr, w.URL+"/"); err != nil || body != "ok" {
+			t.Fatalf("request %d after the idle timeout: %q, %v", i, body, err)
+		}
+	}
+	if n := w.conns.Load(); n < 3 {
+		t.Errorf("%d connections: an expired idle connection was used again", n)
+	}
+}
+
 func TestResponseHeaderTimeout(t *testing.T) {
 	release := make(chan struct{})
 	w := newWorker(t, func(rw http.ResponseWriter, r *http.Request) {
