@@ -68,7 +68,7 @@ const testCaddyfile = `{
 	reverse_proxy {{upstream}} {
 		lb_try_duration 500ms
 		lb_try_interval 50ms
-		transport http {
+		transport adreswijzer {
 			dial_timeout 250ms
 			response_header_timeout {args[0]}
 		}

@@ -289,7 +289,7 @@ var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
 	fail_duration 10s
 	max_fails 2
 
-	transport http {
+	transport adreswijzer {
 		dial_timeout 250ms
 		response_header_timeout 900ms
 	}

@@ -130,7 +130,7 @@ http://127.0.0.1:%[1]d {
 			header_up -Authorization
 			lb_try_duration 500ms
 			lb_try_interval 50ms
-			transport http {
+			transport adreswijzer {
 				dial_timeout 250ms
 				response_header_timeout 900ms
 			}

@@ -60,7 +60,7 @@ http://127.0.0.1:%[1]d {
 		}
 		reverse_proxy 127.0.0.1:%[4]d {
 			lb_try_duration 500ms
-			transport http {
+			transport adreswijzer {
 				dial_timeout 250ms
 				response_header_timeout 900ms
 			}
