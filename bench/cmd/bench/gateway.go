@@ -12,14 +12,17 @@ import (
 // gatewayPorts are the sites of the one gateway process the gateway loads use.
 type gatewayPorts struct {
 	static, proxy, cached, uncached int
-	// The two halves of the uncached load, each against the proxy baseline: the gateway's
-	// policy in front of the trivial handler, and Caddy alone in front of the worker.
-	policyTrivial, proxyWorker int
+	// The parts of the uncached load, each against the proxy baseline: the gateway's
+	// policy in front of the trivial handler, Caddy alone in front of the worker, and Caddy
+	// alone with the gateway's transport in front of the trivial handler (the hop itself).
+	policyTrivial, proxyWorker, hopTrivial int
 }
 
 // caddyfile configures bin/gateway with the two baselines and the two ways a lookup goes
 // through the gateway. Limits and quota are set out of reach, so that the loads measure the
 // work of checking them rather than refusals. No access log, as in deploy/Caddyfile.local.
+// The gateway's sites reach the worker as deploy/ does, through transport adreswijzer; the
+// baseline proxy keeps Caddy's own transport, the hop as Caddy ships it.
 func caddyfile(p gatewayPorts, trivial, worker int, work string) string {
 	policy := func(cache string) string {
 		return fmt.Sprintf(`	adreswijzer {
@@ -62,28 +65,46 @@ http://127.0.0.1:%d {
 # The gateway with its answer cache, in front of the worker.
 http://127.0.0.1:%d {
 	bind 127.0.0.1
-%s	reverse_proxy 127.0.0.1:%d
+%s	reverse_proxy 127.0.0.1:%d {
+		transport adreswijzer
+	}
 }
 
 # The gateway without the cache: every lookup goes to the worker.
 http://127.0.0.1:%d {
 	bind 127.0.0.1
-%s	reverse_proxy 127.0.0.1:%d
+%s	reverse_proxy 127.0.0.1:%d {
+		transport adreswijzer
+	}
 }
 
 # The gateway without the cache in front of the trivial handler: what the policy costs.
 http://127.0.0.1:%d {
 	bind 127.0.0.1
-%s	reverse_proxy 127.0.0.1:%d
+%s	reverse_proxy 127.0.0.1:%d {
+		transport adreswijzer
+	}
 }
 
-# Caddy alone in front of the worker: what the worker's lookup costs behind the hop.
+# Caddy alone in front of the worker, as the gateway reaches it: what the worker's lookup
+# costs behind the hop.
 http://127.0.0.1:%d {
 	bind 127.0.0.1
-	reverse_proxy 127.0.0.1:%d
+	reverse_proxy 127.0.0.1:%d {
+		transport adreswijzer
+	}
+}
+
+# Caddy alone with the gateway's transport in front of the trivial handler: the hop as
+# the gateway makes it, against Caddy's own transport.
+http://127.0.0.1:%d {
+	bind 127.0.0.1
+	reverse_proxy 127.0.0.1:%d {
+		transport adreswijzer
+	}
 }
 `, p.static, fixedBody, p.proxy, trivial, p.cached, policy("# the default answer cache"), worker, p.uncached, policy("cache off"), worker,
-		p.policyTrivial, policy("cache off"), trivial, p.proxyWorker, worker)
+		p.policyTrivial, policy("cache off"), trivial, p.proxyWorker, worker, p.hopTrivial, trivial)
 	return b.String()
 }
 

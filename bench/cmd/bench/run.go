@@ -714,11 +714,11 @@ const (
 // gatewayLoads puts the gateway, and nginx as its anchor, in front of the worker and the
 // trivial handler that the worker loads started.
 func (b *benchRun) gatewayLoads(ctx context.Context) error {
-	ps, err := freePorts(8)
+	ps, err := freePorts(9)
 	if err != nil {
 		return err
 	}
-	p := gatewayPorts{static: ps[0], proxy: ps[1], cached: ps[2], uncached: ps[3], policyTrivial: ps[4], proxyWorker: ps[5]}
+	p := gatewayPorts{static: ps[0], proxy: ps[1], cached: ps[2], uncached: ps[3], policyTrivial: ps[4], proxyWorker: ps[5], hopTrivial: ps[8]}
 	np := nginxPorts{worker: ps[6], trivial: ps[7]}
 	secret, err := createKey(ctx, b.cfg, b.work)
 	if err != nil {
@@ -821,15 +821,16 @@ func (b *benchRun) gatewayLoads(ctx context.Context) error {
 		uncached.Base.Compare(hopNginx)
 		b.rep.Loads = append(b.rep.Loads, cached.Base, cached.Load, hopNginx, hopCaddy, uncached.Base, uncached.Load)
 	}
-	// The uncached load's two halves, at the middle concurrency, each against the proxy
+	// The uncached load's parts, at the middle concurrency, each against the proxy
 	// baseline measured in turn with it: what the gateway's policy adds to Caddy's proxy hop
-	// (in front of the trivial handler), and what the worker's lookup adds to it (behind
-	// Caddy alone). They carry no target of their own: they say which half a miss of the
-	// uncached target comes from.
+	// (in front of the trivial handler), what the worker's lookup adds to it (behind Caddy
+	// alone), and what the gateway's transport saves on the hop. They carry no target of
+	// their own: they say where a miss of the uncached target comes from.
 	c := b.cfg.conns[len(b.cfg.conns)/2]
 	for _, half := range []func() (measure.LoadRow, error){
 		site("gateway policy → trivial handler", c, p.policyTrivial, keysLookup, secret, gw, tv),
 		site("Caddy → worker, lookup", c, p.proxyWorker, keysLookup, "", gw, wk),
+		site("Caddy, transport adreswijzer → trivial handler", c, p.hopTrivial, keysLookup, "", gw, tv),
 	} {
 		r, err := b.inTurn(measure.MedianRound, half, proxyBase(c))
 		if err != nil {
