@@ -87,9 +87,24 @@ func (h *Handler) lookup(w http.ResponseWriter, r *http.Request, country string,
 		Country:  adreswijzer.Country(strings.ToUpper(country)),
 		Postcode: postcode, Number: number, Street: street, Lang: lang, Carrier: carrier,
 	}
-	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.LookupResponse, error) {
-		return h.engine.Lookup(ctx, q)
-	}, finishLookup)
+	h.serveLookup(w, r, c.lang, &q)
+}
+
+// serveLookup answers a checked lookup: from the lookup cache when it holds the answer of
+// the activation the engine serves from, otherwise from the engine, keeping the answer.
+func (h *Handler) serveLookup(w http.ResponseWriter, r *http.Request, lang adreswijzer.Language, q *match.LookupQuery) {
+	var keep func(body []byte, version string)
+	if gen, ok := h.lookups.serving(r.Context(), q.Country); ok {
+		k := keyOf(q)
+		if a, ok := h.lookups.get(k, gen); ok {
+			a.write(w)
+			return
+		}
+		keep = func(body []byte, version string) { h.lookups.keep(r.Context(), k, gen, body, version) }
+	}
+	serve(h, w, r, lang, func(ctx context.Context) (adreswijzer.LookupResponse, error) {
+		return h.engine.Lookup(ctx, *q)
+	}, finishLookup, keep)
 }
 
 // typeaheadInput holds the parameters of suggest and autocomplete, which openapi.json
@@ -164,7 +179,7 @@ func typeaheadRoute[T any](h *Handler, pattern string, compute func(context.Cont
 		if t == nil {
 			return
 		}
-		serve(h, w, r, c.lang, func(ctx context.Context) (T, error) { return compute(ctx, *t) }, finish)
+		serve(h, w, r, c.lang, func(ctx context.Context) (T, error) { return compute(ctx, *t) }, finish, nil)
 	}
 	return &route{pattern: pattern,
 		get: func(w http.ResponseWriter, r *http.Request, _ pathParams) { answer(w, r, typeaheadQuery(r)) },
@@ -245,7 +260,7 @@ func (h *Handler) validate(w http.ResponseWriter, r *http.Request, _ pathParams)
 	}
 	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.ValidateResponse, error) {
 		return h.engine.Validate(ctx, req)
-	}, finishValidate)
+	}, finishValidate, nil)
 }
 
 // health serves GET /health: 200 while the store answers (status degraded while a country
