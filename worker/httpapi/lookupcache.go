@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,9 +15,9 @@ import (
 )
 
 // DefaultLookupCache is the number of lookup answers a worker keeps when its operator says
-// nothing else: a few thousand bytes each, so some tens of megabytes at most, enough for
-// the addresses of a day's checkouts that are asked about more than once (a customer who
-// goes back, the form's lookup and the shop's own, several shops behind one gateway).
+// nothing else: about a kilobyte each (up to a few for a building of many units), so some
+// 25 MB, enough for the addresses asked about more than once in a while (a customer who goes
+// back, the form's lookup and the shop's own, several gateways each with a cache of its own).
 const DefaultLookupCache = 20000
 
 // lookupCache keeps whole lookup answers as they were sent. A lookup's answer depends on
@@ -38,6 +39,8 @@ type lookupCache struct {
 	// hits and misses count the lookups that could be answered from the cache, so that an
 	// operator can size it: a miss is answered by the engine and then kept.
 	hits, misses prometheus.Counter
+	// seen is the newest activation served from per country, to notice the next one.
+	seen map[adreswijzer.Country]*atomic.Uint64
 }
 
 // lookupKey is everything of a lookup's question that can change its answer. The sessionId
@@ -76,8 +79,13 @@ func newLookupCache(engine *match.Engine, size int, reg prometheus.Registerer) *
 		Namespace: "adreswijzer", Subsystem: "worker", Name: "lookup_cache_requests_total",
 		Help: "Lookups that could be answered from the lookup cache, by whether it held the answer (hit) or not (miss).",
 	}, []string{"result"}))
-	return &lookupCache{engine: engine, answers: answers,
-		hits: counts.WithLabelValues("hit"), misses: counts.WithLabelValues("miss")}
+	lc := &lookupCache{engine: engine, answers: answers,
+		hits: counts.WithLabelValues("hit"), misses: counts.WithLabelValues("miss"),
+		seen: make(map[adreswijzer.Country]*atomic.Uint64, len(adreswijzer.Countries))}
+	for _, c := range adreswijzer.Countries {
+		lc.seen[c] = new(atomic.Uint64)
+	}
+	return lc
 }
 
 // keyOf is the key of a checked question.
@@ -110,10 +118,34 @@ func (lc *lookupCache) serving(ctx context.Context, c adreswijzer.Country) (uint
 	if lc == nil || ctx.Err() != nil {
 		return 0, false
 	}
-	if _, ok := adreswijzer.ParseCountry(string(c)); !ok {
+	seen := lc.seen[c]
+	if seen == nil {
 		return 0, false
 	}
-	return lc.engine.Serving(ctx, c)
+	gen, ok := lc.engine.Serving(ctx, c)
+	if ok {
+		lc.forget(seen, gen)
+	}
+	return gen, ok
+}
+
+// forget drops every kept answer once the engine serves a country from a newer activation
+// than before: the answers of the earlier one can no longer be served (get checks each
+// answer's activation), and the memory they hold is given back at once rather than as they
+// are evicted. Activations are daily at most, so both countries' answers going is no loss.
+func (lc *lookupCache) forget(seen *atomic.Uint64, gen uint64) {
+	for {
+		old := seen.Load()
+		if gen <= old {
+			return
+		}
+		if seen.CompareAndSwap(old, gen) {
+			if old != 0 {
+				lc.answers.Purge()
+			}
+			return
+		}
+	}
 }
 
 // get returns the answer kept for k under the activation gen. An answer of an earlier
