@@ -80,19 +80,26 @@ func call[T any](ctx context.Context, f func(context.Context) (T, error)) (out o
 
 // serve computes a data answer under the request deadline and writes it, with the
 // dataset version in X-Dataset-Version. finish makes the answer's slices non-nil (the
-// document's arrays are never null) and returns its meta.
+// document's arrays are never null) and returns its meta. keep, when not nil, is handed the
+// encoded body and the dataset version of the answer before it is written.
 func serve[T any](h *Handler, w http.ResponseWriter, r *http.Request, lang adreswijzer.Language,
-	compute func(context.Context) (T, error), finish func(*T) *adreswijzer.Meta) {
+	compute func(context.Context) (T, error), finish func(*T) *adreswijzer.Meta, keep func(body []byte, version string)) {
 	v, err := within(r.Context(), h.timeout, h.inMemory, compute)
 	if err != nil {
 		h.fail(w, lang, err)
 		return
 	}
 	m := finish(&v)
+	version := ""
 	if m.DatasetVersion != nil {
-		w.Header().Set("X-Dataset-Version", *m.DatasetVersion)
+		version = *m.DatasetVersion
+		w.Header().Set("X-Dataset-Version", version)
 	}
-	writeJSON(w, http.StatusOK, &v)
+	var encoded func([]byte)
+	if keep != nil {
+		encoded = func(b []byte) { keep(b, version) }
+	}
+	writeAnswer(w, http.StatusOK, &v, encoded)
 }
 
 // fail answers a computation's error. The store not answering, a dataset not loaded yet
@@ -147,7 +154,11 @@ var answerBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledAnswer = 64 << 10
 
 // writeJSON writes an answer.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func writeJSON(w http.ResponseWriter, status int, v any) { writeAnswer(w, status, v, nil) }
+
+// writeAnswer writes an answer; encoded, when not nil, sees the body of a successful
+// encoding before it is written (the buffer is reused afterwards: it must copy what it keeps).
+func writeAnswer(w http.ResponseWriter, status int, v any, encoded func([]byte)) {
 	buf := answerBufs.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledAnswer {
@@ -163,6 +174,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status, b = http.StatusInternalServerError, append(errorBody(adreswijzer.ErrInternal, adreswijzer.LangEN, ""), '\n')
 	} else {
 		b = buf.Bytes()
+		if encoded != nil {
+			encoded(b)
+		}
 	}
 	jsonHeaders(w.Header(), len(b))
 	w.WriteHeader(status)
@@ -180,9 +194,12 @@ var (
 // jsonHeaders sets the headers of a JSON answer of n bytes. Every answer of the worker
 // concerns personal data or the moment (health), so none may be kept by a cache on the way;
 // the gateway's answer cache decides on its own.
-func jsonHeaders(hdr http.Header, n int) {
+func jsonHeaders(hdr http.Header, n int) { jsonHeadersOf(hdr, []string{strconv.Itoa(n)}) }
+
+// jsonHeadersOf sets the headers of a JSON answer whose Content-Length value is length.
+func jsonHeadersOf(hdr http.Header, length []string) {
 	hdr["Content-Type"] = hdrJSON
-	hdr["Content-Length"] = []string{strconv.Itoa(n)}
+	hdr["Content-Length"] = length
 	hdr["Cache-Control"] = hdrNoStore
 	hdr["X-Content-Type-Options"] = hdrNoSniff
 }

@@ -35,10 +35,13 @@ func (in *lookupInput) member(name string) *value {
 	return nil
 }
 
+// fromQuery keeps a query parameter of a lookup (readQuery).
+func (in *lookupInput) fromQuery(name, s string) { keepFirst(in.member(name), s) }
+
 // lookupGET serves GET /v1/nl/lookup, /v1/be/lookup and, with generic, /v1/{country}/lookup.
 func (h *Handler) lookupGET(w http.ResponseWriter, r *http.Request, country string, generic bool) {
 	var in lookupInput
-	readQuery(r.URL.RawQuery, in.member)
+	readQuery(r.URL.RawQuery, in.fromQuery)
 	h.lookup(w, r, country, generic, &in)
 }
 
@@ -80,16 +83,49 @@ func (h *Handler) lookup(w http.ResponseWriter, r *http.Request, country string,
 	carrier := c.carrier(in.carrier)
 	c.session(in.sessionID)
 	if c.bad != nil {
-		writeInvalid(w, c)
+		writeInvalid(w, &c)
 		return
 	}
 	q := match.LookupQuery{
-		Country:  adreswijzer.Country(strings.ToUpper(country)),
+		Country:  upperCountry(country),
 		Postcode: postcode, Number: number, Street: street, Lang: lang, Carrier: carrier,
 	}
-	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.LookupResponse, error) {
+	h.serveLookup(w, r, c.lang, &q)
+}
+
+// upperCountry is the country code of a lookup path in upper case, without a copy for the
+// countries with a register.
+func upperCountry(lower string) adreswijzer.Country {
+	for _, c := range adreswijzer.Countries {
+		if c.Lower() == lower {
+			return c
+		}
+	}
+	return adreswijzer.Country(strings.ToUpper(lower))
+}
+
+// serveLookup answers a checked lookup: from the lookup cache when it holds the answer of
+// the activation the engine serves from, otherwise from the engine, keeping the answer.
+func (h *Handler) serveLookup(w http.ResponseWriter, r *http.Request, lang adreswijzer.Language, q *match.LookupQuery) {
+	gen, cacheable := h.lookups.serving(r.Context(), q.Country)
+	if !cacheable {
+		h.computeLookup(w, r, lang, *q, nil)
+		return
+	}
+	k := keyOf(q)
+	if a, ok := h.lookups.get(k, gen); ok {
+		a.write(w)
+		return
+	}
+	h.computeLookup(w, r, lang, *q, func(body []byte, version string) { h.lookups.keep(r.Context(), k, gen, body, version) })
+}
+
+// computeLookup asks the engine, handing the answer to keep (when not nil) as it is sent.
+func (h *Handler) computeLookup(w http.ResponseWriter, r *http.Request, lang adreswijzer.Language, q match.LookupQuery,
+	keep func(body []byte, version string)) {
+	serve(h, w, r, lang, func(ctx context.Context) (adreswijzer.LookupResponse, error) {
 		return h.engine.Lookup(ctx, q)
-	}, finishLookup)
+	}, finishLookup, keep)
 }
 
 // typeaheadInput holds the parameters of suggest and autocomplete, which openapi.json
@@ -114,9 +150,12 @@ func (in *typeaheadInput) member(name string) *value {
 	return nil
 }
 
+// fromQuery keeps a query parameter of suggest or autocomplete (readQuery).
+func (in *typeaheadInput) fromQuery(name, s string) { keepFirst(in.member(name), s) }
+
 func typeaheadQuery(r *http.Request) *typeaheadInput {
 	var in typeaheadInput
-	readQuery(r.URL.RawQuery, in.member)
+	readQuery(r.URL.RawQuery, in.fromQuery)
 	return &in
 }
 
@@ -138,7 +177,7 @@ type typeahead struct {
 }
 
 // checkTypeahead answers 422 and returns nil when a parameter is not as the document says.
-func checkTypeahead(w http.ResponseWriter, in *typeaheadInput) (*typeahead, *check) {
+func checkTypeahead(w http.ResponseWriter, in *typeaheadInput) (*typeahead, check) {
 	c := newCheck(in.lang)
 	t := &typeahead{}
 	t.country = adreswijzer.Country(strings.ToUpper(c.country("country", in.country)))
@@ -149,7 +188,7 @@ func checkTypeahead(w http.ResponseWriter, in *typeaheadInput) (*typeahead, *che
 	t.lang = c.language(in.lang)
 	c.session(in.sessionID)
 	if c.bad != nil {
-		writeInvalid(w, c)
+		writeInvalid(w, &c)
 		return nil, c
 	}
 	return t, c
@@ -164,7 +203,7 @@ func typeaheadRoute[T any](h *Handler, pattern string, compute func(context.Cont
 		if t == nil {
 			return
 		}
-		serve(h, w, r, c.lang, func(ctx context.Context) (T, error) { return compute(ctx, *t) }, finish)
+		serve(h, w, r, c.lang, func(ctx context.Context) (T, error) { return compute(ctx, *t) }, finish, nil)
 	}
 	return &route{pattern: pattern,
 		get: func(w http.ResponseWriter, r *http.Request, _ pathParams) { answer(w, r, typeaheadQuery(r)) },
@@ -240,12 +279,12 @@ func (h *Handler) validate(w http.ResponseWriter, r *http.Request, _ pathParams)
 	req.Carrier = string(c.carrier(in.carrier))
 	req.SessionID = c.session(in.sessionID)
 	if c.bad != nil {
-		writeInvalid(w, c)
+		writeInvalid(w, &c)
 		return
 	}
 	serve(h, w, r, c.lang, func(ctx context.Context) (adreswijzer.ValidateResponse, error) {
 		return h.engine.Validate(ctx, req)
-	}, finishValidate)
+	}, finishValidate, nil)
 }
 
 // health serves GET /health: 200 while the store answers (status degraded while a country

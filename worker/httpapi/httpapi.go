@@ -72,6 +72,10 @@ type Options struct {
 	// default): computations then run on the request's goroutine, still under the deadline.
 	// Leave it false for Postgres, whose calls may hang past any deadline.
 	InMemory bool
+	// LookupCache is the number of lookup answers kept whole, to answer the same question
+	// again within one activation of the register without the engine (DefaultLookupCache
+	// is the worker's default); 0 keeps none.
+	LookupCache int
 }
 
 // Handler serves the worker's HTTP interface. It is safe for concurrent use.
@@ -85,6 +89,7 @@ type Handler struct {
 	logEvery      bool
 	slowRequest   time.Duration
 	metrics       *metrics
+	lookups       *lookupCache // nil without a cache
 	routes        map[string]*route
 	generic       *route // /v1/{country}/lookup
 	notFnd        *route // anything else
@@ -131,6 +136,7 @@ func New(engine *match.Engine, store adreswijzer.Store, opts Options) *Handler {
 		logEvery:      opts.LogEvery,
 		slowRequest:   opts.SlowRequest,
 		metrics:       newMetrics(opts.Registry),
+		lookups:       newLookupCache(engine, opts.LookupCache, opts.Registry),
 		routes:        make(map[string]*route),
 	}
 	h.add(&route{pattern: "/health", get: h.health})

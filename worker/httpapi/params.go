@@ -29,16 +29,23 @@ type value struct {
 
 func (v value) isText() bool { return v.kind == text }
 
-// readQuery hands the parameters of a query to member, which returns where to keep a
-// value or nil for a parameter the route does not have. The first value of a name counts,
-// as url.Values.Get has it; the query is read as url.ParseQuery reads it, without the map.
-func readQuery(raw string, member func(name string) *value) {
+// readQuery hands each parameter of a query to set, in their order; the query is read as
+// url.ParseQuery reads it, without the map. set keeps the first value of a name
+// (keepFirst), as url.Values.Get has it. It is handed the names and values rather than
+// asked where to keep them, so that the input it fills stays on the request's stack.
+func readQuery(raw string, set func(name, s string)) {
 	var q query.Values
 	q.Parse(raw)
 	for _, p := range q.All() {
-		if v := member(p.Key); v != nil && v.kind == absent {
-			*v = value{kind: text, s: p.Value}
-		}
+		set(p.Key, p.Value)
+	}
+}
+
+// keepFirst keeps s as the text of a route's parameter (v, nil for a parameter the route
+// does not have) unless an earlier one of the same name came first.
+func keepFirst(v *value, s string) {
+	if v != nil && v.kind == absent {
+		*v = value{kind: text, s: s}
 	}
 }
 
@@ -59,8 +66,8 @@ type check struct {
 	bad  *fault
 }
 
-func newCheck(lang value) *check {
-	c := &check{lang: adreswijzer.LangEN}
+func newCheck(lang value) check {
+	c := check{lang: adreswijzer.LangEN}
 	if l, ok := exactLanguage(lang); ok {
 		c.lang = l
 	}

@@ -23,16 +23,15 @@ func parsedQuery(query string) map[string]value {
 
 func readQueryNames(query string) map[string]value {
 	got := make(map[string]*value)
-	readQuery(query, func(name string) *value {
+	readQuery(query, func(name, s string) {
 		for _, n := range queryNames {
 			if n == name {
 				if got[n] == nil {
 					got[n] = new(value)
 				}
-				return got[n]
+				keepFirst(got[n], s)
 			}
 		}
-		return nil
 	})
 	out := make(map[string]value)
 	for n, v := range got {

@@ -35,6 +35,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	serving map[adreswijzer.Country]*countryIndex
+	gens    uint64 // activations seen, under mu: the generation of the newest indexEntry
 }
 
 // countryIndex is what the engine serves for one country: the newest dataset whose index is
@@ -44,11 +45,13 @@ type countryIndex struct {
 	building *indexEntry
 }
 
-// indexEntry is a dataset with its index; ready is closed once ix is built.
+// indexEntry is a dataset with its index; ready is closed once ix is built. gen numbers
+// the entries of an engine in the order they were made, never twice.
 type indexEntry struct {
 	ds    adreswijzer.Dataset
 	ready chan struct{}
 	ix    *index
+	gen   uint64
 }
 
 // New returns an engine over s.
@@ -69,28 +72,10 @@ func sameDataset(a, b adreswijzer.Dataset) bool {
 // answering, so an activation never makes requests wait past their deadline. Only when
 // there is no previous one (the first start) does a request wait for the build.
 func (e *Engine) active(ctx context.Context, c adreswijzer.Country) (adreswijzer.Dataset, *index, error) {
-	ds, err := e.store.Active(ctx, c)
+	prev, next, err := e.entries(ctx, c)
 	if err != nil {
-		return nil, nil, fmt.Errorf("active %s dataset: %w", c, err)
+		return nil, nil, err
 	}
-	e.mu.Lock()
-	ci := e.serving[c]
-	if ci == nil {
-		ci = &countryIndex{}
-		e.serving[c] = ci
-	}
-	if ci.ready != nil && sameDataset(ci.ready.ds, ds) {
-		ent := ci.ready
-		e.mu.Unlock()
-		return ent.ds, ent.ix, nil
-	}
-	if ci.building == nil || !sameDataset(ci.building.ds, ds) {
-		ent := &indexEntry{ds: ds, ready: make(chan struct{})}
-		ci.building = ent
-		go e.build(ci, ent)
-	}
-	prev, next := ci.ready, ci.building
-	e.mu.Unlock()
 	if prev != nil {
 		return prev.ds, prev.ix, nil
 	}
@@ -102,16 +87,57 @@ func (e *Engine) active(ctx context.Context, c adreswijzer.Country) (adreswijzer
 	}
 }
 
+// entries returns the entry answering now for the country (nil before the first index is
+// built) and, when the store's active dataset is another one, the entry being built for it,
+// whose build it starts when the store's activation is new.
+func (e *Engine) entries(ctx context.Context, c adreswijzer.Country) (prev, next *indexEntry, err error) {
+	ds, err := e.store.Active(ctx, c)
+	if err != nil {
+		return nil, nil, fmt.Errorf("active %s dataset: %w", c, err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ci := e.serving[c]
+	if ci == nil {
+		ci = &countryIndex{}
+		e.serving[c] = ci
+	}
+	if ci.ready != nil && sameDataset(ci.ready.ds, ds) {
+		return ci.ready, nil, nil
+	}
+	if ci.building == nil || !sameDataset(ci.building.ds, ds) {
+		e.gens++
+		ent := &indexEntry{ds: ds, ready: make(chan struct{}), gen: e.gens}
+		ci.building = ent
+		go e.build(ci, ent)
+	}
+	return ci.ready, ci.building, nil
+}
+
+// Serving names the activation the engine answers the country from now without waiting for
+// anything: a number that changes whenever another dataset takes over and never returns to
+// an earlier value, even when an activation is rolled back. Answers kept under it stay
+// right as long as it is unchanged. ok is false when the engine has no index of the country
+// yet (the first start, a country without a register): then nothing may be kept.
+func (e *Engine) Serving(ctx context.Context, c adreswijzer.Country) (gen uint64, ok bool) {
+	prev, _, err := e.entries(ctx, c)
+	if err != nil || prev == nil {
+		return 0, false
+	}
+	return prev.gen, true
+}
+
 // build makes the index of ent and lets it take over, unless a newer activation has
 // replaced it meanwhile.
 func (e *Engine) build(ci *countryIndex, ent *indexEntry) {
 	ent.ix = buildIndex(ent.ds.Catalog())
-	close(ent.ready)
 	e.mu.Lock()
 	if ci.building == ent {
 		ci.ready, ci.building = ent, nil
 	}
 	e.mu.Unlock()
+	// Closed once it serves: whoever waited for it finds it in Serving as well.
+	close(ent.ready)
 }
 
 // Dataset returns the dataset the engine answers from now for the country, which /health and

@@ -82,6 +82,13 @@ func TestActivationHandsOver(t *testing.T) {
 	if v := version(); v != v1 {
 		t.Fatalf("answered from %s before the activation", v)
 	}
+	gen1, ok := e.Serving(ctx, adreswijzer.BE)
+	if !ok {
+		t.Fatal("Serving: not ok with the index built")
+	}
+	if _, ok := e.Serving(ctx, adreswijzer.NL); ok {
+		t.Error("Serving: ok for a country without a dataset")
+	}
 	load(v2)
 	deadline := time.Now().Add(10 * time.Second)
 	for v := version(); v != v2; v = version() {
@@ -95,5 +102,22 @@ func TestActivationHandsOver(t *testing.T) {
 	}
 	if ds, err := e.Dataset(ctx, adreswijzer.BE); err != nil || string(ds.Info().Version) != v2 {
 		t.Errorf("engine reports %v, %v", ds.Info().Version, err)
+	}
+	// What was kept under the first activation must not pass for the second, nor for the
+	// first version activated again.
+	gen2, ok := e.Serving(ctx, adreswijzer.BE)
+	if !ok || gen2 == gen1 {
+		t.Errorf("Serving after the activation: %d, %v; before it: %d", gen2, ok, gen1)
+	}
+	load(v1)
+	deadline = time.Now().Add(10 * time.Second)
+	for v := version(); v != v1; v = version() {
+		if time.Now().After(deadline) {
+			t.Fatal("the version activated again never took over")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if gen3, ok := e.Serving(ctx, adreswijzer.BE); !ok || gen3 == gen1 || gen3 == gen2 {
+		t.Errorf("Serving after activating %s again: %d, %v; earlier %d and %d", v1, gen3, ok, gen1, gen2)
 	}
 }

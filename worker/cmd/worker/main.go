@@ -48,6 +48,7 @@ const usage = `usage:
                 [--database-url URL | --snapshot FILE] [--quiet]
   worker serve  [--listen 127.0.0.1:8081] [--snapshot FILE]... [--database-url URL]
                 [--replica-url URL] [--request-timeout 800ms] [--cache-size N]
+                [--lookup-cache N]
                 [--metrics-listen ADDR] [--gc-headroom-mb 128]
                 [--access-log failures|all] [--slow-request 100ms]
   worker rollback --country nl|be [--database-url URL]

@@ -34,6 +34,7 @@ type serveConfig struct {
 	replicaURL    string
 	timeout       time.Duration
 	cacheSize     int
+	lookupCache   int
 	metricsListen string
 	gcHeadroomMB  uint64
 	logEvery      bool
@@ -53,6 +54,7 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	replica := fs.String("replica-url", "", "read addresses from this Postgres replica `URL`")
 	timeout := fs.Duration("request-timeout", httpapi.DefaultRequestTimeout, "deadline of each request; beyond it the answer is 503 (at most 1.5s, the callers' budget)")
 	cacheSize := fs.Int("cache-size", addresscache.DefaultEntries, "address answers cached per query kind in front of Postgres; 0 turns the cache off")
+	lookupCache := fs.Int("lookup-cache", httpapi.DefaultLookupCache, "lookup answers kept whole, to answer the same question again within one register activation; 0 turns it off")
 	metrics := fs.String("metrics-listen", "", "serve /metrics on this `ADDR`ess only (default: /metrics on --listen)")
 	gcHeadroom := fs.Uint64("gc-headroom-mb", 128, "let the heap grow this many `MB` beyond what it holds before collecting (GOGC follows the live heap; 0, or GOGC in the environment, leaves Go's pacing)")
 	accessLog := fs.String("access-log", "failures", "which requests get an access log line (`MODE`): all, or failures (5xx, and answers slower than --slow-request); the gateway's access log has every request")
@@ -62,7 +64,7 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 		return serveConfig{}, err
 	}
 	cfg := serveConfig{listen: *listen, snapshots: snaps, databaseURL: *dbURL, replicaURL: *replica,
-		timeout: *timeout, cacheSize: *cacheSize, metricsListen: *metrics, gcHeadroomMB: *gcHeadroom,
+		timeout: *timeout, cacheSize: *cacheSize, lookupCache: *lookupCache, metricsListen: *metrics, gcHeadroomMB: *gcHeadroom,
 		logEvery: *accessLog == "all", slowRequest: *slow}
 	switch {
 	case len(rest) > 0:
@@ -75,6 +77,8 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, usagef("--request-timeout must be above 0 and below %v, the callers' budget", maxRequestTimeout)
 	case cfg.cacheSize < 0:
 		return cfg, usagef("--cache-size must not be negative")
+	case cfg.lookupCache < 0:
+		return cfg, usagef("--lookup-cache must not be negative")
 	case len(cfg.snapshots) > 0 && cfg.databaseURL != "":
 		return cfg, usagef("give --snapshot or --database-url, not both")
 	case cfg.replicaURL != "" && len(cfg.snapshots) > 0:
@@ -115,7 +119,8 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer, log *slog.Lo
 	// The registers loaded, the collector is paced by what requests allocate.
 	gcpace.Run(ctx, cfg.gcHeadroomMB<<20, 10*time.Second, log)
 	opts := httpapi.Options{RequestTimeout: cfg.timeout, Logger: log, LogEvery: cfg.logEvery, SlowRequest: cfg.slowRequest, Registry: reg,
-		MCP: mcpserver.NewHandler(engine, mcpserver.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0}
+		MCP: mcpserver.NewHandler(engine, mcpserver.Options{Logger: log}), InMemory: len(cfg.snapshots) > 0,
+		LookupCache: cfg.lookupCache}
 	if cfg.metricsListen == "" {
 		opts.MetricsPath = "/metrics"
 	}

@@ -320,6 +320,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"serve"}, 2, "give --snapshot FILE or --database-url URL"},
 		{[]string{"serve", "--snapshot", snap, "--request-timeout", "2s"}, 2, "--request-timeout"},
 		{[]string{"serve", "--snapshot", snap, "--cache-size", "-1"}, 2, "--cache-size"},
+		{[]string{"serve", "--snapshot", snap, "--lookup-cache", "-1"}, 2, "--lookup-cache"},
 		{[]string{"serve", "--snapshot", snap, "extra"}, 2, "unexpected argument"},
 		{[]string{"serve", "--snapshot", snap, "--access-log", "some"}, 2, "--access-log"},
 		{[]string{"serve", "--snapshot", snap, "--slow-request", "0s"}, 2, "--slow-request"},
