@@ -197,7 +197,8 @@ func TestIdleTimeout(t *testing.T) {
 	}
 }
 
-func TestResponseHeaderTimeout(t *testing.T) {
+// silentWorker reads requests and never answers, until the caller gives up.
+func silentWorker(t *testing.T) *worker {
 	release := make(chan struct{})
 	w := newWorker(t, func(rw http.ResponseWriter, r *http.Request) {
 		select {
@@ -205,7 +206,12 @@ func TestResponseHeaderTimeout(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	})
-	defer close(release)
+	t.Cleanup(func() { close(release) })
+	return w
+}
+
+func TestResponseHeaderTimeout(t *testing.T) {
+	w := silentWorker(t)
 	tr := &hop.Transport{ResponseHeaderTimeout: 50 * time.Millisecond}
 	defer tr.Close()
 	start := time.Now()
@@ -220,14 +226,7 @@ func TestResponseHeaderTimeout(t *testing.T) {
 
 // A caller that leaves ends the wait at once, with its context's error.
 func TestCallerLeaves(t *testing.T) {
-	release := make(chan struct{})
-	w := newWorker(t, func(rw http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	})
-	defer close(release)
+	w := silentWorker(t)
 	tr := &hop.Transport{}
 	defer tr.Close()
 	ctx, cancel := context.WithCancel(context.Background())
