@@ -650,24 +650,21 @@ func nlSessions(t *testing.T, s *Samples, newCore NewCore) {
 	}
 	p.SubmitAndWait()
 	eq(t, "proceeds", p.Proceeds, 1)
-	v := p.Calls("/v1/validate")
-	if len(v) != 1 {
-		t.Fatalf("validate calls = %d, want 1", len(v))
-	}
+	call := oneValidate(t, p)
 	eq(t, "address1", p.LastCommit().Address.Address1, RegisterAddress1(second.Rows[0], adreswijzer.LangNL))
 	p.CheckSessions()
 	sameSession(t, p.Requests)
 	// A second submit hands over the same address: nothing is asked again.
 	p.Submit()
 	eq(t, "proceeds", p.Proceeds, 2)
-	eq(t, "requests after a second submit", len(p.Requests), len(v)+3)
+	eq(t, "requests after a second submit", len(p.Requests), 1+3)
 
 	// After the address was handed over, what is typed next is another address.
 	handed := len(p.Requests)
 	p.Type("number", "1")
 	p.Settle()
-	if len(p.Requests) == handed || SessionOf(p.Requests[handed]) == SessionOf(v[0]) {
-		t.Errorf("the address typed after the submit reused the ended session %q", SessionOf(v[0]))
+	if len(p.Requests) == handed || SessionOf(p.Requests[handed]) == SessionOf(call) {
+		t.Errorf("the address typed after the submit reused the ended session %q", SessionOf(call))
 	}
 
 	// A choice changed among the additions is one address: one session, one validate.
@@ -1254,11 +1251,8 @@ func submitBeforeLookup(t *testing.T, s *Samples, newCore NewCore) {
 	p.Submit()
 	p.Settle()
 	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 1)
-	v := p.Calls("/v1/validate")
-	if len(v) != 1 {
-		t.Fatalf("validate calls = %d, want 1", len(v))
-	}
-	eq(t, "validated address1", v[0].Body["address1"], any(RegisterAddress1(a, adreswijzer.LangNL)))
+	call := oneValidate(t, p)
+	eq(t, "validated address1", call.Body["address1"], any(RegisterAddress1(a, adreswijzer.LangNL)))
 	c := p.LastCommit()
 	eq(t, "status", c.Status, "valid")
 	eq(t, "address1", c.Address.Address1, RegisterAddress1(a, adreswijzer.LangNL))
@@ -1508,6 +1502,30 @@ func typedByHand(t *testing.T, s *Samples, newCore NewCore, postcode, number, ad
 }
 
 // Validated reads the validate answer a request got.
+// oneValidate is the journey's only validate call; another count fails the test.
+func oneValidate(t *testing.T, p *Page) Request {
+	t.Helper()
+	v := p.Calls("/v1/validate")
+	if len(v) != 1 {
+		t.Fatalf("validate calls = %d, want 1", len(v))
+	}
+	return v[0]
+}
+
+// answerCandidatesOffered checks that the form offers the validate answer's own candidates,
+// in the open list of the addition field, without a lookup, a correction or a handover.
+func answerCandidatesOffered(t *testing.T, p *Page, a adreswijzer.ValidateResponse) {
+	t.Helper()
+	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
+	eq(t, "proceeds", p.Proceeds, 0)
+	eq(t, "commits", len(p.Commits), 0)
+	eq(t, "correction offered", p.View.Correction.Visible, false)
+	if p.View.List == nil || p.View.List.Field != "addition" || !p.View.List.Open || len(p.Options()) != len(a.Suggestions) {
+		t.Fatalf("list = %+v, want the answer's %d candidates, open", p.View.List, len(a.Suggestions))
+	}
+	eq(t, "list label", p.View.List.Label, "Adres")
+}
+
 func (r Request) Validated(tb testing.TB) adreswijzer.ValidateResponse {
 	tb.Helper()
 	var a adreswijzer.ValidateResponse
@@ -1542,28 +1560,18 @@ func nlAmbiguousCandidates(t *testing.T, s *Samples, newCore NewCore) {
 	typed := func(t *testing.T) (*Page, adreswijzer.ValidateResponse) {
 		t.Helper()
 		p := typedByHand(t, s, newCore, "1381 CS", "16", addition, "Achtergracht", "Weesp")
-		v := p.Calls("/v1/validate")
-		if len(v) != 1 {
-			t.Fatalf("validate calls = %d, want 1", len(v))
-		}
-		a := v[0].Validated(t)
+		call := oneValidate(t, p)
+		a := call.Validated(t)
 		elsewhere := slices.ContainsFunc(a.Suggestions, func(c adreswijzer.NormalizedAddress) bool { return c.Zip != "1381 CS" })
 		if a.Status != adreswijzer.VerdictAmbiguous || WithAddition(a.Suggestions, addition) < 0 || !elsewhere {
-			t.Fatalf("the register answered %s: the journey needs an ambiguity with the typed addition among its candidates, and one at another postcode", v[0].Answer)
+			t.Fatalf("the register answered %s: the journey needs an ambiguity with the typed addition among its candidates, and one at another postcode", call.Answer)
 		}
 		return p, a
 	}
 	p, a := typed(t)
 	// A candidate at another postcode: the answer's own candidates are offered, not the
 	// lookup's list of the typed number, which would drop it.
-	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
-	eq(t, "proceeds", p.Proceeds, 0)
-	eq(t, "commits", len(p.Commits), 0)
-	eq(t, "correction offered", p.View.Correction.Visible, false)
-	if p.View.List == nil || p.View.List.Field != "addition" || !p.View.List.Open || len(p.Options()) != len(a.Suggestions) {
-		t.Fatalf("list = %+v, want the answer's %d candidates, open", p.View.List, len(a.Suggestions))
-	}
-	eq(t, "list label", p.View.List.Label, "Adres")
+	answerCandidatesOffered(t, p, a)
 	eq(t, "focus", p.Focus, "addition")
 	eq(t, "message kind", p.View.MessageKind, "warning")
 	if p.View.Message == "" {
@@ -1704,25 +1712,15 @@ func nlInvalidCandidates(t *testing.T, s *Samples, newCore NewCore) {
 	typed := func(t *testing.T) (*Page, adreswijzer.ValidateResponse) {
 		t.Helper()
 		p := typedByHand(t, s, newCore, n.Postcode, strconv.Itoa(n.Number), addition, n.Street, rows[0].Locality.NL)
-		v := p.Calls("/v1/validate")
-		if len(v) != 1 {
-			t.Fatalf("validate calls = %d, want 1", len(v))
-		}
-		a := v[0].Validated(t)
+		call := oneValidate(t, p)
+		a := call.Validated(t)
 		if !InvalidWithCandidates(a, n) {
-			t.Fatalf("the register answered %s: the journey needs an invalid answer for the addition, with the number's addresses as candidates", v[0].Answer)
+			t.Fatalf("the register answered %s: the journey needs an invalid answer for the addition, with the number's addresses as candidates", call.Answer)
 		}
 		return p, a
 	}
 	p, a := typed(t)
-	eq(t, "lookups", len(p.Calls("/v1/nl/lookup")), 0)
-	eq(t, "proceeds", p.Proceeds, 0)
-	eq(t, "commits", len(p.Commits), 0)
-	eq(t, "correction offered", p.View.Correction.Visible, false)
-	if p.View.List == nil || p.View.List.Field != "addition" || !p.View.List.Open || len(p.Options()) != len(a.Suggestions) {
-		t.Fatalf("list = %+v, want the answer's %d candidates, open", p.View.List, len(a.Suggestions))
-	}
-	eq(t, "list label", p.View.List.Label, "Adres")
+	answerCandidatesOffered(t, p, a)
 	eq(t, "active", p.View.List.Active, -1)
 	eq(t, "focus", p.Focus, "addition")
 	// The API's reason, on the field it names, with how to choose from the list.
