@@ -128,15 +128,7 @@ func leadingLetterE(c Country, f string, toks []token, k int) (AddressLine, bool
 	if k+1 >= len(toks) || toks[k].kind != tokNum || toks[k+1].kind != tokWord || toks[k+1].key != "E" || toks[k+1].start != toks[k].end {
 		return AddressLine{}, false
 	}
-	p := parseNumberAt(c, toks, k, modeLeading)
-	if p.h.Number == 0 || p.next >= len(toks) {
-		return AddressLine{}, false
-	}
-	street := trimStreet(f[withApostrophe(f, toks[p.next].start):])
-	if !hasLetter(street) {
-		return AddressLine{}, false
-	}
-	return AddressLine{Street: street, Number: p.h, HasNumber: true}, true
+	return numberThenStreet(c, f, toks, k)
 }
 
 // leadingNumber reads a line that starts with its house number: "12 Kerkstraat",
@@ -159,6 +151,11 @@ func leadingNumber(c Country, f string, toks []token, k int) (AddressLine, bool)
 		}
 		return AddressLine{Street: street, Number: p.h, HasNumber: true}, true
 	}
+	return numberThenStreet(c, f, toks, k)
+}
+
+// numberThenStreet reads the house number at toks[k] and the street that follows it.
+func numberThenStreet(c Country, f string, toks []token, k int) (AddressLine, bool) {
 	p := parseNumberAt(c, toks, k, modeLeading)
 	if p.h.Number == 0 || p.next >= len(toks) {
 		return AddressLine{}, false
