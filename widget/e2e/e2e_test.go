@@ -387,6 +387,23 @@ func (p *page) axe(s *stack, state string) {
 	p.Accessible(s.axe, "#address", state)
 }
 
+// additionList is the addition field's list of candidates.
+const additionList = `document.querySelector('#address [data-field="addition"] [role=listbox]')`
+
+// waitAdditionList waits until the addition field's list is shown with n candidates.
+func (p *page) waitAdditionList(n int) {
+	p.T.Helper()
+	p.WaitFor(additionList + ` && !` + additionList + `.hidden && ` + additionList + `.children.length === ` + strconv.Itoa(n))
+}
+
+// notOrdered fails the test when the checkout went on to place the order.
+func (p *page) notOrdered() {
+	p.T.Helper()
+	if got := p.Eval(`location.pathname`); got != "/" {
+		p.T.Fatalf("the order was placed before the customer chose (%s)", got)
+	}
+}
+
 // validated reads a validate answer the form got.
 func validated(t *testing.T, body string) adreswijzer.ValidateResponse {
 	t.Helper()
@@ -480,8 +497,7 @@ func TestCheckout(t *testing.T) {
 		p.contact()
 		p.typeInto("postcode", strings.ToLower(n.Postcode))
 		p.typeInto("number", strconv.Itoa(n.Number))
-		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.WaitFor(list + `&& !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
+		p.waitAdditionList(len(n.Rows))
 		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); !strings.Contains(got, strconv.Itoa(len(n.Rows))) {
 			t.Errorf("live region says %q, not how many addresses there are", got)
 		}
@@ -558,12 +574,11 @@ func TestCheckout(t *testing.T) {
 		p.typeInto("street", n.Street)
 		p.pickStreet(n.Street)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(n.Rows)))
+		p.waitAdditionList(len(n.Rows))
 		p.Do(chromedp.SendKeys(field("number"), kb.ArrowDown))
 		p.WaitFor(`document.activeElement === document.querySelector('#address [data-field="addition"] input')`)
 		// The list is long enough to scroll, which is what makes Chromium put it in the tab order.
-		if got := p.Eval(`String(` + list + `.scrollHeight > ` + list + `.clientHeight)`); got != "true" {
+		if got := p.Eval(`String(` + additionList + `.scrollHeight > ` + additionList + `.clientHeight)`); got != "true" {
 			t.Fatalf("the box list does not scroll (%s): the test proves nothing", got)
 		}
 		p.Screenshot("list-open")
@@ -572,7 +587,7 @@ func TestCheckout(t *testing.T) {
 		if got := p.Eval(`(() => { const a = document.activeElement; return a.closest('[data-field]')?.dataset.field || a.tagName })()`); got != "city" {
 			t.Errorf("Tab from the open box list moved the focus to %s, want the city field", got)
 		}
-		if got := p.Eval(`String(` + list + `.hidden)`); got != "true" {
+		if got := p.Eval(`String(` + additionList + `.hidden)`); got != "true" {
 			t.Errorf("the list stayed open after Tab")
 		}
 	})
@@ -634,9 +649,7 @@ func TestCheckout(t *testing.T) {
 		if got := p.Eval(correction + `.textContent`); !strings.Contains(got, "Nieuwstraat 5") || !strings.Contains(got, "1381 BB") {
 			t.Errorf("the offer says %q, not the register's version", got)
 		}
-		if got := p.Eval(`location.pathname`); got != "/" {
-			t.Fatalf("the order was placed before the customer chose (%s)", got)
-		}
+		p.notOrdered()
 		if got := p.value("street"); got != "Nieuwe straat" {
 			t.Errorf("street = %q before the choice, want what was typed", got)
 		}
@@ -902,10 +915,9 @@ func TestCheckout(t *testing.T) {
 		p := s.open(t, ctx, s.strict)
 		p.typeInto("postcode", n.Postcode)
 		p.typeInto("number", strconv.Itoa(n.Number))
-		list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-		p.WaitFor(list + ` && !` + list + `.hidden`)
+		p.WaitFor(additionList + ` && !` + additionList + `.hidden`)
 		p.Screenshot("strict-csp")
-		got := p.Eval(`JSON.stringify([getComputedStyle(document.querySelector('#address .aw-input')).boxSizing, getComputedStyle(` + list + `).listStyleType, getComputedStyle(document.querySelector('#address .aw-legend')).fontWeight])`)
+		got := p.Eval(`JSON.stringify([getComputedStyle(document.querySelector('#address .aw-input')).boxSizing, getComputedStyle(` + additionList + `).listStyleType, getComputedStyle(document.querySelector('#address .aw-legend')).fontWeight])`)
 		if got != `["border-box","none","600"]` {
 			t.Errorf("box-sizing, list style, legend weight = %s: the form's styles did not apply", got)
 		}
@@ -987,17 +999,14 @@ func TestCheckout(t *testing.T) {
 			if a.Status != adreswijzer.VerdictAmbiguous || len(a.Suggestions) < 2 || formtest.WithAddition(a.Suggestions, addition) < 0 {
 				t.Fatalf("the register answered %+v: the test needs an ambiguity with the typed addition among its candidates", a)
 			}
-			list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-			p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(a.Suggestions)))
+			p.waitAdditionList(len(a.Suggestions))
 			return p, a
 		}
 
 		p, a := typed(t)
 		p.Screenshot("ambiguity")
 		p.axe(s, "ambiguity: candidates and confirmation offered")
-		if got := p.Eval(`location.pathname`); got != "/" {
-			t.Fatalf("the order was placed before the customer chose (%s)", got)
-		}
+		p.notOrdered()
 		addInput := `document.querySelector('#address [data-field="addition"] input')`
 		p.WaitFor(`document.activeElement === ` + addInput)
 		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); got == "" {
@@ -1080,23 +1089,20 @@ func TestCheckout(t *testing.T) {
 			if !formtest.InvalidWithCandidates(a, n) {
 				t.Fatalf("the register answered %+v: the test needs an invalid answer for the addition, with the number's addresses", a)
 			}
-			list := `document.querySelector('#address [data-field="addition"] [role=listbox]')`
-			p.WaitFor(list + ` && !` + list + `.hidden && ` + list + `.children.length === ` + strconv.Itoa(len(a.Suggestions)))
+			p.waitAdditionList(len(a.Suggestions))
 			return p, a
 		}
 
 		p, a := typed(t)
 		p.Screenshot("invalid-candidates")
 		p.axe(s, "invalid: candidates and confirmation offered")
-		if got := p.Eval(`location.pathname`); got != "/" {
-			t.Fatalf("the order was placed before the customer chose (%s)", got)
-		}
+		p.notOrdered()
 		addInput := `document.querySelector('#address [data-field="addition"] input')`
 		p.WaitFor(`document.activeElement === ` + addInput)
 		if got := p.Eval(`document.querySelector('#address [role=status]').textContent`); !strings.Contains(got, a.Issues[0].Message) {
 			t.Errorf("the live region says %q, not the register's %q", got, a.Issues[0].Message)
 		}
-		if got := p.Eval(`document.querySelector('#address [data-field="addition"] [role=listbox]').getAttribute('aria-label')`); got != "Adres" {
+		if got := p.Eval(additionList + `.getAttribute('aria-label')`); got != "Adres" {
 			t.Errorf("the list is labelled %q, want Adres", got)
 		}
 		opts := p.Eval(`JSON.stringify([...document.querySelectorAll('#address [data-field="addition"] [role=option]')].map((o) => o.textContent))`)
