@@ -177,10 +177,20 @@ func TestRetriesAConnectionClosedWhileIdle(t *testing.T) {
 
 // Connections idle for longer than IdleTimeout are closed, not used.
 func TestIdleTimeout(t *testing.T) {
-	w := newWorker(t, func(rw http.ResponseWriter, _ *http.Request) { io.WriteString(rw, "ok") })
+	// The first two requests wait for each other, so that two connections are made and
+	// both go idle.
+	var first sync.WaitGroup
+	first.Add(2)
+	var requests atomic.Int64
+	w := newWorker(t, func(rw http.ResponseWriter, _ *http.Request) {
+		if requests.Add(1) <= 2 {
+			first.Done()
+			first.Wait()
+		}
+		io.WriteString(rw, "ok")
+	})
 	tr := &hop.Transport{IdleTimeout: 30 * time.Millisecond, MaxIdle: 4}
 	defer tr.Close()
-	// Two connections idle at once, then both too old.
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() { get(t, tr, w.URL+"/") })
@@ -192,8 +202,9 @@ func TestIdleTimeout(t *testing.T) {
 			t.Fatalf("request %d after the idle timeout: %q, %v", i, body, err)
 		}
 	}
-	if n := w.conns.Load(); n < 3 {
-		t.Errorf("%d connections: an expired idle connection was used again", n)
+	// Two for the first requests, one new for the three after them.
+	if n := w.conns.Load(); n != 3 {
+		t.Errorf("%d connections, want 3: an expired idle connection was used again, or a fresh one not kept", n)
 	}
 }
 
